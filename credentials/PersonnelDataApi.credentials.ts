@@ -1,0 +1,130 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TEST_PATH } from '../nodes/shared/apiChoices';
+import { BASE_URL_EXPRESSION, baseUrlOf } from '../nodes/shared/transport/baseUrl';
+import { jwtExpiry, provisionAccessToken } from '../nodes/shared/transport/provisioning';
+
+export class PersonnelDataApi implements ICredentialType {
+	name = 'personnelDataApi';
+
+	displayName = 'Personnel Data API';
+
+	icon: Icon = {
+		light: 'file:../nodes/PersonnelData/personnelData.svg',
+		dark: 'file:../nodes/PersonnelData/personnelData.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/personnel-data/n8n-nodes-personnel-data#set-up-the-credential';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Production', value: 'production' },
+				{ name: 'Staging', value: 'staging' },
+				{ name: 'Custom Base URL', value: 'custom', description: 'A sandbox or another deployment' },
+			],
+			default: 'production',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://sandbox.personnel-data.example',
+			description: 'Address of the API, without a trailing path',
+			required: true,
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'Authentication',
+			name: 'authMode',
+			type: 'options',
+			options: [
+				{
+					name: 'Provisioned Refresh Token',
+					value: 'refreshToken',
+					description: 'Recommended: a JTI and a refresh token from the back office give short-lived access tokens',
+				},
+				{ name: 'Legacy Token', value: 'legacyToken', description: 'A long-lived access token' },
+			],
+			default: 'refreshToken',
+		},
+		{
+			displayName: 'JTI',
+			name: 'jti',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'The identifier shown with the refresh token when it was created in the back office',
+			displayOptions: { show: { authMode: ['refreshToken'] } },
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { authMode: ['refreshToken'] } },
+		},
+		{
+			displayName: 'Legacy Token',
+			name: 'legacyToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { authMode: ['legacyToken'] } },
+		},
+		// Filled by preAuthentication; n8n empties it and provisions again after a 401.
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Expires At',
+			name: 'expiresAt',
+			type: 'hidden',
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		if (credentials.authMode === 'legacyToken') {
+			const legacyToken = String(credentials.legacyToken ?? '');
+			return { accessToken: legacyToken, expiresAt: jwtExpiry(legacyToken) };
+		}
+		const token = await provisionAccessToken(
+			this.helpers,
+			baseUrlOf(credentials),
+			String(credentials.jti ?? ''),
+			String(credentials.refreshToken ?? ''),
+		);
+		return { ...token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH },
+	};
+}

@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { nodeProperties } from './actions/description';
+import { route } from './actions/router';
+import { searchConditions, searchRecords } from './methods/listSearch';
+
+export class PersonnelData implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Personnel Data',
+		name: 'personnelData',
+		icon: { light: 'file:personnelData.svg', dark: 'file:personnelData.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Read employees, time reports, organizational units and more from the Personnel Data API, and write employees',
+		defaults: { name: 'Personnel Data' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'personnelDataApi', required: true }],
+		properties: nodeProperties,
+	};
+
+	methods = { listSearch: { searchConditions, searchRecords } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this);
+	}
+}

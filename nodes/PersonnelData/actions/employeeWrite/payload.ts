@@ -1,0 +1,54 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
+import { InputError } from '../../../shared/listQuery/parse';
+import type { OperationName, ResourceDefinition } from '../../../shared/registry';
+import { parseJsonObject } from '../json';
+import type { OperationRun } from '../types';
+import type { DatedRow } from './datedRows';
+import { checkPayloadDatedArrays, datedArraysFromRows } from './datedRows';
+
+type Writable = NonNullable<ResourceDefinition['writable']>;
+
+const emailSchema = z.string().email();
+
+function plainFields(writable: Writable, operation: OperationName, read: OperationRun['read']): IDataObject {
+	const data: IDataObject = {};
+	const required = operation === 'update' ? [] : writable.requiredOnCreate;
+	for (const name of required) {
+		const value = read<string>(name, '').trim();
+		if (!value) throw new InputError(`${name}: required to ${operation} an employee; expected non-empty text`);
+		data[name] = value;
+	}
+	const optional = read<IDataObject>('fields', {});
+	for (const [name, value] of Object.entries(optional)) {
+		if (!writable.plainFields.includes(name)) throw new InputError(`Fields › ${name}: not a field of an employee`);
+		data[name] = typeof value === 'string' ? value.trim() : value;
+	}
+	if (typeof data.email === 'string' && data.email !== '' && !emailSchema.safeParse(data.email).success) {
+		throw new InputError(`email: "${data.email}" is not an email address; expected name@domain`);
+	}
+	return data;
+}
+
+/** The `{ data: … }` body of an employee create, update or replace, checked before sending. */
+export function employeeWriteBody(resource: ResourceDefinition, operation: OperationName, read: OperationRun['read']): IDataObject {
+	const writable = resource.writable as Writable;
+	const other = parseJsonObject(read('otherFields', ''), 'Other Fields (JSON)') ?? {};
+	const data: IDataObject = { ...other, ...plainFields(writable, operation, read) };
+
+	const rows = read<DatedRow[]>('datedValues.entry', []);
+	const customProperties = parseJsonObject(read('customProperties', ''), 'Custom Properties (JSON)');
+	const properties: IDataObject = {
+		...((other.properties as IDataObject | undefined) ?? {}),
+		...datedArraysFromRows(rows, resource.datedProperties, writable.datedValueTypes),
+	};
+	if (customProperties) properties.custom_properties = customProperties;
+	if (Object.keys(properties).length > 0) data.properties = checkPayloadDatedArrays(properties);
+
+	if (operation === 'update' && Object.keys(data).length === 0) {
+		throw new InputError('Update Fields: nothing to update; expected at least one field, dated value or custom property');
+	}
+	return { [WRITE_ENVELOPE]: data };
+}

@@ -1,0 +1,67 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { labelOf } from '../../../shared/descriptions/labels';
+import { recordLocator } from '../../../shared/descriptions/recordLocator';
+import { locatorValue } from '../../../shared/listQuery/parse';
+import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
+import type { ResourceDefinition } from '../../../shared/registry';
+import type { ApiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport';
+import { concurrencyOption } from '../concurrency';
+import { recordPath, requireUuid } from '../recordPath';
+import type { Operation } from '../types';
+import { waitForOptions, waitUntilDone } from '../waitFor';
+
+function optionsProperty(resource: ResourceDefinition): INodeProperties {
+	const options: INodeProperties[] = [concurrencyOption];
+	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
+	if (resource.waitFor) options.push(...waitForOptions(resource.waitFor));
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+export const get: Operation = {
+	name: 'get',
+	displayName: 'Get',
+	action: (resource) => `Get ${resource.displayName.toLowerCase()}`,
+	description: (resource) => `Get one ${resource.displayName.toLowerCase()} by its ID`,
+	concurrent: true,
+	properties: (resource, displayOptions) =>
+		[
+			recordLocator({
+				name: 'id',
+				displayName: resource.displayName,
+				what: resource.displayName.toLowerCase(),
+				searchMethod: resource.search && resource.paths.list ? 'searchRecords' : undefined,
+				displayOptions,
+			}),
+			...simplifyProperty(resource, displayOptions),
+			optionsProperty(resource),
+		].map((property) => ({ displayOptions, ...property })),
+
+	async execute({ resource, itemIndex, read }) {
+		const id = requireUuid(locatorValue(read('id', '')), resource.displayName);
+		const subject = `${resource.displayName} ${id}`;
+		const fetchOnce = async () =>
+			(
+				await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+					method: 'GET',
+					path: recordPath(resource.paths.get as string, id),
+					subject,
+					itemIndex,
+				})
+			).data as IDataObject;
+		const options = read<IDataObject>('options', {});
+		const record =
+			resource.waitFor && options.waitUntilDone
+				? await waitUntilDone(fetchOnce, resource.waitFor, options, `${subject} (${labelOf(resource.waitFor.field)})`)
+				: await fetchOnce();
+		return simplifyRecords([record], read('simplify', false), options.asOfDate);
+	},
+};

@@ -1,0 +1,92 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { SHAPE_BODY_FIELD } from '../../../shared/apiChoices';
+import { conditionProperty, filtersProperty, orderOptions, selectOption } from '../../../shared/listQuery/description';
+import { InputError, readListQuery } from '../../../shared/listQuery/parse';
+import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
+import { collectRecords } from '../../../shared/pagination';
+import type { ResourceDefinition } from '../../../shared/registry';
+import type { ApiRequest } from '../../../shared/transport';
+import { parseJsonObject } from '../json';
+import type { Operation } from '../types';
+
+function paginationProperties(resource: ResourceDefinition): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { resource: [resource.value], operation: ['getMany'], returnAll: [false] } },
+		},
+	];
+}
+
+function optionsProperty(resource: ResourceDefinition): INodeProperties {
+	const options: INodeProperties[] = [selectOption(resource), ...orderOptions(resource)];
+	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
+	if (resource.paths.shape) {
+		options.push({
+			displayName: 'Shape (JSON)',
+			name: 'shape',
+			type: 'json',
+			default: '',
+			description:
+				'Ask the API to return each record in this shape (sent to the shape endpoint), e.g. {"name": "first_name", "title": "properties.title"}',
+		});
+	}
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+const LIMIT_MAX = 10_000_000;
+
+function checkLimit(limit: unknown): number {
+	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) {
+		throw new InputError(`Limit: expected a whole number from 1 to ${LIMIT_MAX}, got ${JSON.stringify(limit)}`);
+	}
+	return limit;
+}
+
+export const getMany: Operation = {
+	name: 'getMany',
+	displayName: 'Get Many',
+	action: (resource) => `Get many ${resource.pluralName.toLowerCase()}`,
+	description: (resource) => `List ${resource.pluralName.toLowerCase()}, page after page`,
+	properties: (resource, displayOptions) =>
+		[
+			...paginationProperties(resource),
+			...conditionProperty(resource, displayOptions),
+			...filtersProperty(resource, displayOptions),
+			...simplifyProperty(resource, displayOptions),
+			optionsProperty(resource),
+		].map((property) => ({ displayOptions, ...property })),
+
+	async execute({ resource, itemIndex, read }) {
+		const query = readListQuery(resource, read);
+		const options = read<IDataObject>('options', {});
+		const shape = parseJsonObject(options.shape, 'Options › Shape (JSON)');
+		const request: ApiRequest = shape
+			? { method: 'POST', path: resource.paths.shape as string, query, body: { [SHAPE_BODY_FIELD]: shape }, idempotent: true, itemIndex }
+			: { method: 'GET', path: resource.paths.list as string, query, itemIndex };
+		const returnAll = read('returnAll', false);
+		const limit = returnAll ? undefined : checkLimit(read<unknown>('limit', 50));
+		const records = await collectRecords.call(this, request, { limit, itemIndex });
+		return simplifyRecords(records, read('simplify', false), options.asOfDate);
+	},
+};

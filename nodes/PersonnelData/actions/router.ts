@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { InputError } from '../../shared/listQuery/parse';
+import type { OperationName } from '../../shared/registry';
+import { operationsOf, resourceByValue } from '../../shared/registry';
+import { CONCURRENCY_MAX, mapConcurrently } from './concurrency';
+import { OPERATIONS } from './operations';
+import { WaitTimeoutError } from './waitFor';
+
+/** Input mistakes and waits that ran out are the user's to fix: say so at the item. */
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof InputError || error instanceof WaitTimeoutError) {
+		return new NodeOperationError(context.getNode(), error.message, { itemIndex });
+	}
+	return error as Error;
+}
+
+function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+	const json: IDataObject = { error: error.message };
+	const { description, httpCode } = error as { description?: string | null; httpCode?: string | null };
+	if (description) json.description = description;
+	if (httpCode) json.httpCode = httpCode;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = resourceByValue(this.getNodeParameter('resource', 0) as string);
+	const operationName = this.getNodeParameter('operation', 0) as OperationName;
+	if (!operationsOf(resource).includes(operationName)) {
+		throw new NodeOperationError(this.getNode(), `Operation "${operationName}" is not offered for ${resource.pluralName}`);
+	}
+	const operation = OPERATIONS[operationName];
+	const concurrency = operation.concurrent
+		? Math.min(CONCURRENCY_MAX, Math.max(1, Number(this.getNodeParameter('options.concurrency', 0, 1)) || 1))
+		: 1;
+
+	const settled = await mapConcurrently(items.length, concurrency, async (itemIndex) => {
+		const read = <T>(name: string, fallback: T) => this.getNodeParameter(name, itemIndex, fallback as never) as T;
+		try {
+			const records = await operation.execute.call(this, { resource, itemIndex, read });
+			return this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } });
+		} catch (error) {
+			throw asNodeError(this, error, itemIndex);
+		}
+	});
+
+	const output: INodeExecutionData[] = [];
+	settled.forEach((result, itemIndex) => {
+		if (result.status === 'fulfilled') output.push(...result.value);
+		else if (this.continueOnFail()) output.push(errorItem(result.reason as Error, itemIndex));
+		else throw result.reason;
+	});
+	return [output];
+}

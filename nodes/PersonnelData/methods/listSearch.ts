@@ -1,0 +1,67 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { QUERY } from '../../shared/apiChoices';
+import type { ResourceDefinition } from '../../shared/registry';
+import { resourceByValue } from '../../shared/registry';
+import { condition } from '../../shared/registry/resources/condition';
+import type { ApiRequest, Query } from '../../shared/transport';
+import { apiRequest } from '../../shared/transport';
+
+interface ListPage {
+	data?: IDataObject[];
+	pagination?: { end_cursor?: string | null; has_next_page?: boolean };
+}
+
+const SEARCH_PAGE_SIZE = 50;
+
+function label(record: IDataObject, fields: readonly string[]): string {
+	const parts = fields.map((field) => record[field]).filter((value) => value !== undefined && value !== null && value !== '');
+	return parts.length > 0 ? parts.join(' · ') : String(record.id);
+}
+
+async function searchList(
+	context: ILoadOptionsFunctions,
+	resource: ResourceDefinition,
+	extraQuery: Query,
+	filter: string | undefined,
+	paginationToken: string | undefined,
+): Promise<INodeListSearchResult> {
+	const search = resource.search as NonNullable<ResourceDefinition['search']>;
+	const query: Query = { ...extraQuery, [QUERY.first]: SEARCH_PAGE_SIZE, [QUERY.after]: paginationToken };
+	if (filter) {
+		query[QUERY.filter(search.field, 'op')] = search.operator;
+		query[QUERY.filter(search.field, 'value')] = search.operator === 'ilike' ? `%${filter}%` : filter;
+	}
+	const page = await apiRequest.call<ILoadOptionsFunctions, [ApiRequest], Promise<ListPage>>(context, {
+		method: 'GET',
+		path: resource.paths.list as string,
+		query,
+	});
+	return {
+		results: (page.data ?? []).map((record) => ({ name: label(record, search.labelFields), value: String(record.id) })),
+		paginationToken: page.pagination?.has_next_page ? (page.pagination.end_cursor ?? undefined) : undefined,
+	};
+}
+
+/** "From List" of the record locator: records of the node's current resource. */
+export async function searchRecords(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const resource = resourceByValue(this.getNodeParameter('resource', 'employee') as string);
+	if (!resource.search || !resource.paths.list) return { results: [] };
+	return await searchList(this, resource, {}, filter, paginationToken);
+}
+
+/** The Condition picker: only conditions of the domain the current resource belongs to. */
+export async function searchConditions(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const resource = resourceByValue(this.getNodeParameter('resource', 'employee') as string);
+	if (!resource.conditionDomain) return { results: [] };
+	const byDomain: Query = { [QUERY.filter('domain', 'op')]: 'eq', [QUERY.filter('domain', 'value')]: resource.conditionDomain };
+	return await searchList(this, condition, byDomain, filter, paginationToken);
+}

@@ -1,0 +1,91 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
+import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
+import type { ResourceDefinition } from '../shared/registry';
+import { RESOURCES } from '../shared/registry';
+
+export type ChangeEvent = 'createdOrUpdated' | 'created';
+
+/** Resources the trigger can watch: listable, with a timestamp that marks a change. */
+export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && resource.changeFields);
+
+export function changeFieldOf(resource: ResourceDefinition, event: ChangeEvent): string | undefined {
+	const fields = resource.changeFields;
+	return event === 'created' ? fields?.created : fields?.updated;
+}
+
+const resourceProperty: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: WATCHABLE.map((resource) => ({ name: resource.displayName, value: resource.value })).sort((a, b) =>
+		a.name.localeCompare(b.name),
+	),
+	default: 'employee',
+};
+
+const defaultEvent = (options: Array<{ value: string }>): string => options[0].value;
+
+function eventProperty(resource: ResourceDefinition): INodeProperties {
+	const options = [
+		{ name: 'Created', value: 'created', description: `A new ${resource.displayName.toLowerCase()} appears (inserted_at)` },
+	];
+	if (resource.changeFields?.updated) {
+		options.unshift({
+			name: 'Created or Updated',
+			value: 'createdOrUpdated',
+			description: `A ${resource.displayName.toLowerCase()} is created or changes (updated_at)`,
+		});
+	}
+	return {
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		options,
+		default: defaultEvent(options),
+		displayOptions: { show: { resource: [resource.value] } },
+		hint: resource.changeFields?.updated
+			? undefined
+			: `The API gives ${resource.pluralName.toLowerCase()} no updated_at, so only new ones can be detected`,
+	};
+}
+
+function optionsProperty(resource: ResourceDefinition): INodeProperties {
+	const options: INodeProperties[] = [
+		{
+			displayName: 'Look-Back Window (Minutes)',
+			name: 'lookbackMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Also re-read this many minutes before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
+		},
+		selectOption(resource),
+	];
+	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { resource: [resource.value] } },
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+function resourceFields(resource: ResourceDefinition): INodeProperties[] {
+	const show = { show: { resource: [resource.value] } };
+	return [
+		eventProperty(resource),
+		...conditionProperty(resource, show),
+		...filtersProperty(resource, show),
+		...simplifyProperty(resource, show),
+		optionsProperty(resource),
+	];
+}
+
+export const triggerProperties: INodeProperties[] = [resourceProperty, ...WATCHABLE.flatMap(resourceFields)];

@@ -1,0 +1,156 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { QUERY } from '../shared/apiChoices';
+import { InputError, readListQuery } from '../shared/listQuery/parse';
+import { simplifyRecords } from '../shared/listQuery/simplify';
+import { collectRecords, pagesOf } from '../shared/pagination';
+import type { ResourceDefinition } from '../shared/registry';
+import { resourceByValue } from '../shared/registry';
+import type { ApiRequest, Query } from '../shared/transport';
+import { compareTimestamps } from '../shared/timestamps';
+import type { Change, ChangeState } from './changeState';
+import { advance, initialState, noveltyCheck, readFrom } from './changeState';
+import type { ChangeEvent } from './description';
+import { changeFieldOf } from './description';
+
+const TEST_EVENT_COUNT = 3;
+
+interface PollSetup {
+	resource: ResourceDefinition;
+	event: ChangeEvent;
+	field: string;
+	query: Query;
+	lookbackMs: number;
+	simplify: boolean;
+	asOfDate: unknown;
+	configKey: string;
+}
+
+function without(query: Query, key: string): Query {
+	const copy = { ...query };
+	delete copy[key];
+	return copy;
+}
+
+function readSetup(context: IPollFunctions): PollSetup {
+	const read = (name: string, fallback: unknown) => context.getNodeParameter(name, fallback as never) as unknown;
+	const resource = resourceByValue(read('resource', 'employee') as string);
+	const event = read('event', 'createdOrUpdated') as ChangeEvent;
+	const field = changeFieldOf(resource, event);
+	if (!field) throw new InputError(`Event: ${resource.pluralName} have no timestamp for "${event}"; choose Created`);
+	const query = readListQuery(resource, read);
+	if (query[QUERY.filter(field, 'op')] !== undefined) {
+		throw new InputError(`Filters: ${field} is set by the trigger itself; remove that filter`);
+	}
+	const options = read('options', {}) as IDataObject;
+	const lookbackMinutes = Number(options.lookbackMinutes ?? 0);
+	if (!Number.isFinite(lookbackMinutes) || lookbackMinutes < 0) {
+		throw new InputError('Options › Look-Back Window (Minutes): expected 0 or a positive number');
+	}
+	const select = query[QUERY.select] as string[] | undefined;
+	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {})])];
+	const watched = without(query, QUERY.select);
+	return {
+		resource,
+		event,
+		field,
+		query,
+		lookbackMs: lookbackMinutes * 60_000,
+		simplify: read('simplify', false) === true,
+		asOfDate: options.asOfDate,
+		configKey: JSON.stringify({ resource: resource.value, field, watched, lookbackMinutes }),
+	};
+}
+
+function changeOf(record: IDataObject, field: string): Change | undefined {
+	const at = record[field];
+	return typeof at === 'string' && record.id !== undefined ? { id: String(record.id), at } : undefined;
+}
+
+function withEvent(setup: PollSetup, record: IDataObject): IDataObject {
+	const { inserted_at: inserted, updated_at: updated } = record;
+	const created =
+		setup.event === 'created' ||
+		(typeof inserted === 'string' && typeof updated === 'string' && compareTimestamps(inserted, updated) === 0);
+	return { ...record, _event: { type: created ? 'created' : 'updated', resource: setup.resource.value, changedAt: record[setup.field] } };
+}
+
+function listRequest(setup: PollSetup, query: Query): ApiRequest {
+	return { method: 'GET', path: setup.resource.paths.list as string, query };
+}
+
+/** At activation: where "now" is, by the server's own newest timestamp, and what sits at it. */
+async function activate(this: IPollFunctions, setup: PollSetup): Promise<ChangeState> {
+	const probe: Query = {
+		...without(setup.query, QUERY.conditionId), [QUERY.select]: ['id', setup.field], [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' };
+	const [newest] = await collectRecords.call(this, listRequest(setup, probe), { limit: 1 });
+	const newestAt = newest ? changeOf(newest, setup.field)?.at ?? null : null;
+	if (newestAt === null) return initialState(setup.configKey, null, [], setup.lookbackMs);
+
+	const start = readFrom({ configKey: '', watermark: newestAt, idsAtWatermark: [], recent: [] }, setup.lookbackMs) as string;
+	const existingQuery: Query = {
+		...probe,
+		[QUERY.filter(setup.field, 'op')]: setup.lookbackMs > 0 ? 'gte' : 'eq',
+		[QUERY.filter(setup.field, 'value')]: setup.lookbackMs > 0 ? start : newestAt,
+	};
+	const existing = (await collectRecords.call(this, listRequest(setup, existingQuery)))
+		.map((record) => changeOf(record, setup.field))
+		.filter((change): change is Change => change !== undefined);
+	return initialState(setup.configKey, newestAt, existing, setup.lookbackMs);
+}
+
+/** "Fetch Test Event": the most recent few, so fields can be mapped; state is left alone. */
+async function sample(this: IPollFunctions, setup: PollSetup): Promise<IDataObject[]> {
+	const query: Query = { ...setup.query, [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' };
+	return await collectRecords.call(this, listRequest(setup, query), { limit: TEST_EVENT_COUNT });
+}
+
+/** Every change since the watermark, to the last page, before the watermark moves. */
+async function changesSince(this: IPollFunctions, setup: PollSetup, state: ChangeState) {
+	const from = readFrom(state, setup.lookbackMs);
+	const query: Query = { ...setup.query, [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'asc' };
+	if (from !== null) {
+		query[QUERY.filter(setup.field, 'op')] = 'gte';
+		query[QUERY.filter(setup.field, 'value')] = from;
+	}
+	const isNew = noveltyCheck(state);
+	const records: IDataObject[] = [];
+	const changes: Change[] = [];
+	for await (const page of pagesOf.call(this, listRequest(setup, query))) {
+		for (const record of page) {
+			const change = changeOf(record, setup.field);
+			if (change && isNew(change)) {
+				records.push(record);
+				changes.push(change);
+			}
+		}
+	}
+	return { records, changes };
+}
+
+export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	let setup: PollSetup;
+	try {
+		setup = readSetup(this);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), error instanceof InputError ? error.message : (error as Error));
+	}
+	const emit = (records: IDataObject[]) =>
+		records.length === 0
+			? null
+			: [this.helpers.returnJsonArray(simplifyRecords(records.map((r) => withEvent(setup, r)), setup.simplify, setup.asOfDate))];
+
+	if (this.getMode() === 'manual') return emit(await sample.call(this, setup));
+
+	const staticData = this.getWorkflowStaticData('node');
+	const state = staticData.changes as ChangeState | undefined;
+	if (!state || state.configKey !== setup.configKey) {
+		staticData.changes = await activate.call(this, setup);
+		return null;
+	}
+	const { records, changes } = await changesSince.call(this, setup, state);
+	// Only now, with every page read, does the watermark move: a failed poll is simply repeated.
+	staticData.changes = advance(state, changes, setup.lookbackMs);
+	return emit(records);
+}

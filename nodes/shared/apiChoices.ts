@@ -1,0 +1,61 @@
+/**
+ * Every decision this package makes where the Personnel Data API specification is silent
+ * (its "Gaps" sections). The README's "Choices made where the spec is silent" mirrors this file;
+ * change a choice here and nowhere else.
+ */
+
+export const BASE_URLS = {
+	production: 'https://api.personnel-data.example',
+	staging: 'https://api.staging.personnel-data.example',
+} as const;
+
+export const PROVISIONING = {
+	beginPath: '/provisioning/refresh-token/begin',
+	refreshPath: '/provisioning/refresh-token/refresh',
+	/** Request field that carries the JTI, in both calls. */
+	jtiField: 'jti',
+	signatureField: 'signature',
+	/** Where the salt and the access token are found in the responses (first match wins). */
+	saltPaths: [
+		['data', 'salt'],
+		['salt'],
+	],
+	accessTokenPaths: [
+		['data', 'access_token'],
+		['access_token'],
+		['data', 'token'],
+	],
+} as const;
+
+/** A cheap authenticated request that proves a token works (the credential test). */
+export const CREDENTIAL_TEST_PATH = '/v1/org/employees?pagination%5Bfirst%5D=1&select%5B%5D=id';
+
+export const PAGE_SIZE_MAX = 100;
+
+/** Wire names of the shared list query conventions. */
+export const QUERY = {
+	first: 'pagination[first]',
+	after: 'pagination[after]',
+	orderField: 'order[field]',
+	orderDirection: 'order[direction]',
+	conditionId: 'condition_id',
+	/** `in` values and `select` are lists: sent as repeated `name[]=value` parameters. */
+	listSuffix: '[]',
+	select: 'select',
+	filter: (field: string, part: 'op' | 'value') => `filters[${field}][${part}]`,
+} as const;
+
+/** Write payloads are wrapped like responses: `{ data: … }`. */
+export const WRITE_ENVELOPE = 'data';
+
+/** Body of `POST /v1/org/employees/shape`. */
+export const SHAPE_BODY_FIELD = 'shape';
+
+export const HTTP = {
+	timeoutMs: 30_000,
+	maxAttempts: 5,
+	backoffBaseMs: 500,
+	backoffMaxMs: 30_000,
+	/** A server's Retry-After longer than this is not waited for: the error goes to the user. */
+	retryAfterMaxMs: 120_000,
+} as const;

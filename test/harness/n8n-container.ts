@@ -1,0 +1,58 @@
+/**
+ * The DI services n8n-core 2.8 reaches for while running a node, and what the harness puts there.
+ *
+ * n8n-core resolves these lazily through `Container.get(...)` (`@n8n/di`):
+ * - `InstanceSettings`: read by every `NodeExecutionContext` constructor (instanceId, HMAC secret)
+ *   and by `Cipher` (encryption key). The real class reads/WRITES `~/.n8n/config` in its
+ *   constructor, so a stand-in is registered: an object with InstanceSettings' prototype (real
+ *   getters) and fixed, harmless field values.
+ * - `Logger` (`@n8n/backend-common`): replaced by `CapturingLogger` (see logger.ts); also wired
+ *   into n8n-workflow's `LoggerProxy`, which n8n-workflow code logs through.
+ * - `Cipher`, `ErrorReporter`, `ScheduledTaskManager`, `AiConfig`, `CronLoggingConfig`: left to
+ *   the container to construct for real (they only depend on the two above and on env-driven
+ *   config classes; the cron manager starts no timer when `activeInterval` is 0, the default).
+ * - `BinaryDataService`: only touched by binary helpers; not needed by JSON-only nodes, not set.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
+import { LoggerProxy } from 'n8n-workflow';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { CapturingLogger } from './logger';
+
+let instanceSettingsRegistered = false;
+
+function registerInstanceSettings(): void {
+	if (instanceSettingsRegistered) return;
+	const n8nFolder = join(tmpdir(), 'n8n-nodes-personnel-data-harness');
+	const standIn = Object.assign(Object.create(InstanceSettings.prototype) as InstanceSettings, {
+		n8nFolder,
+		staticCacheDir: join(n8nFolder, 'cache'),
+		customExtensionDir: join(n8nFolder, 'custom'),
+		nodesDownloadDir: join(n8nFolder, 'nodes'),
+		settingsFile: join(n8nFolder, 'config'),
+		instanceType: 'main',
+		instanceRole: 'unset',
+		hostId: 'main-harness',
+		// `encryptionKey` is a prototype getter over `settings.encryptionKey`.
+		settings: { encryptionKey: 'harness-encryption-key-not-a-secret' },
+		instanceId: 'harness-instance-id',
+		hmacSignatureSecret: 'harness-hmac-secret',
+	});
+	Container.set(InstanceSettings, standIn);
+	instanceSettingsRegistered = true;
+}
+
+/**
+ * Makes `logger` the one n8n-core and n8n-workflow log to. Called before every harness operation
+ * so that several runtimes in one test file each capture their own lines (tests run serially).
+ */
+export function activateN8nContainer(logger: CapturingLogger): void {
+	registerInstanceSettings();
+	// The real Logger has private fields; the stand-in implements its public surface
+	// (error/warn/info/debug/scoped), which is all n8n-core calls.
+	Container.set(Logger, logger as unknown as Logger);
+	LoggerProxy.init(logger);
+}

@@ -1,0 +1,238 @@
+import { evaluateRule } from './conditions';
+import type { CursorCodec } from './cursor';
+import { badRequest } from './errors';
+import { buildPredicate, filtersKey, isUuid, parseFilters, type ParsedFilter } from './filters';
+import { parsePagination, type PageRequest, type PaginationResult } from './pagination';
+import { assertKnownParameters, isQueryObject, type QueryObject, type QueryValue } from './query';
+import type { ListDef } from './resources';
+import type { Collection } from './store';
+import type { Json, Role, SimRecord } from './types';
+
+export interface ListContext {
+	collection: Collection;
+	conditions: Collection;
+	def: ListDef;
+	role: Role;
+	cursors: CursorCodec;
+	scanLimit: number;
+	today: string;
+}
+
+export interface Order {
+	field: string;
+	direction: 'asc' | 'desc';
+}
+
+export interface ListResult {
+	records: SimRecord[];
+	pagination: PaginationResult;
+	/** Fields named by `select[]`, or undefined for all fields. */
+	select?: string[];
+}
+
+/** Runs one list request: validate the query, take the cached view, page through it. */
+export function runList(ctx: ListContext, query: QueryObject): ListResult {
+	const allowed = ['pagination', 'filters', 'order', 'select', ...(ctx.def.domain ? ['condition_id'] : [])];
+	assertKnownParameters(query, allowed);
+	const page = parsePagination(query.pagination);
+	const filters = parseFilters(ctx.def, query.filters);
+	const order = parseOrder(ctx.def, query.order);
+	const select = parseSelect(ctx.def.fields, query.select);
+	const rule = conditionRule(ctx, query.condition_id, page);
+	const view = filteredView(ctx, filters, order);
+	const result = rule === undefined ? plainPage(ctx, view, order, page) : conditionPage(ctx, view, order, page, rule);
+	return { ...result, select };
+}
+
+export function parseOrder(def: ListDef, raw: QueryValue | undefined): Order {
+	if (raw === undefined) return { field: 'id', direction: 'asc' };
+	if (!isQueryObject(raw)) throw badRequest('order', 'invalid_order', 'order: expected order[field] and order[direction]');
+	for (const key of Object.keys(raw)) {
+		if (key !== 'field' && key !== 'direction') {
+			throw badRequest('order', 'unknown_parameter', `order[${key}]: unknown; expected order[field] and order[direction]`);
+		}
+	}
+	const { field, direction } = raw;
+	if (field === undefined) throw badRequest('order', 'missing_field', 'order[field]: is required when order is given');
+	if (direction === undefined) {
+		throw badRequest('order', 'missing_direction', 'order[direction]: is required when order is given');
+	}
+	if (typeof field !== 'string' || !def.orderable.includes(field)) {
+		throw badRequest(
+			'order',
+			'invalid_order_field',
+			`order[field]: ${JSON.stringify(field)} is not orderable; expected one of ${def.orderable.join(', ')}`,
+		);
+	}
+	if (direction !== 'asc' && direction !== 'desc') {
+		throw badRequest('order', 'invalid_order_direction', `order[direction]: ${JSON.stringify(direction)} is not asc or desc`);
+	}
+	return { field, direction };
+}
+
+export function parseSelect(fields: readonly string[], raw: QueryValue | undefined): string[] | undefined {
+	if (raw === undefined) return undefined;
+	if (!Array.isArray(raw)) {
+		throw badRequest('select', 'invalid_select', 'select: send fields as repeated select[]=<field> parameters');
+	}
+	for (const field of raw) {
+		if (!fields.includes(field)) {
+			throw badRequest('select', 'unknown_field', `select[]: field "${field}" is not selectable; expected one of ${fields.join(', ')}`);
+		}
+	}
+	return raw;
+}
+
+/** Returns only `id` and the selected fields. */
+export function project(record: SimRecord, select: readonly string[] | undefined): SimRecord {
+	if (!select) return record;
+	const out: SimRecord = { id: record.id };
+	for (const field of select) out[field] = record[field] ?? null;
+	return out;
+}
+
+function conditionRule(ctx: ListContext, raw: QueryValue | undefined, page: PageRequest): Json | undefined {
+	if (raw === undefined) return undefined;
+	if (typeof raw !== 'string' || !isUuid(raw)) {
+		throw badRequest('condition_id', 'invalid_value', `condition_id: ${JSON.stringify(raw)} is not a valid uuid`);
+	}
+	if (page.direction === 'backward') {
+		throw badRequest(
+			'pagination',
+			'unsupported_with_condition',
+			`${page.cursor === undefined ? 'pagination[last]' : 'pagination[before]'}: backward pagination cannot be combined with condition_id`,
+		);
+	}
+	const condition = ctx.conditions.get(raw.toLowerCase());
+	if (!condition || ctx.conditions.hidden.has(condition.id)) {
+		throw badRequest('condition_id', 'unknown_condition', `condition_id: condition ${raw} does not exist in this organization`);
+	}
+	if (condition.domain !== ctx.def.domain) {
+		throw badRequest(
+			'condition_id',
+			'domain_mismatch',
+			`condition_id: condition ${raw} is of domain "${String(condition.domain)}", this endpoint lists "${ctx.def.domain}"`,
+		);
+	}
+	return condition.data_engine ?? null;
+}
+
+function sortKey(record: SimRecord, field: string): string {
+	const value = record[field];
+	return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+}
+
+/** Orders by the key then by id, both in the requested direction. */
+function compareTo(direction: Order['direction'], keyA: string, idA: string, keyB: string, idB: string): number {
+	const c = keyA < keyB ? -1 : keyA > keyB ? 1 : idA < idB ? -1 : idA > idB ? 1 : 0;
+	return direction === 'asc' ? c : -c;
+}
+
+/** Visible, permitted, filtered records in the requested order; cached until the next mutation. */
+function filteredView(ctx: ListContext, filters: ParsedFilter[], order: Order): readonly SimRecord[] {
+	const { collection, role } = ctx;
+	const key = `${role}|${order.field}|${order.direction}|${filtersKey(filters)}`;
+	return collection.view(key, () => {
+		const hidden = collection.hidden;
+		const restricted = role === 'limited' ? collection.restricted : new Set<string>();
+		const predicate = buildPredicate(filters);
+		const all = collection.all();
+		const needsFilter = hidden.size > 0 || restricted.size > 0 || predicate !== null;
+		let view: SimRecord[] = needsFilter
+			? all.filter((r) => !hidden.has(r.id) && !restricted.has(r.id) && (predicate === null || predicate(r)))
+			: [...all];
+		if (order.field === 'id') {
+			if (order.direction === 'desc') view.reverse();
+			return view;
+		}
+		// Decorate once so that the comparator does not re-read keys.
+		const decorated = view.map((r) => ({ key: sortKey(r, order.field), r }));
+		decorated.sort((a, b) => compareTo(order.direction, a.key, a.r.id, b.key, b.r.id));
+		view = decorated.map((d) => d.r);
+		return view;
+	});
+}
+
+/** Index of the first record after (strictly) or at the cursor position, by binary search. */
+function search(view: readonly SimRecord[], order: Order, key: string, id: string, strictlyAfter: boolean): number {
+	let lo = 0;
+	let hi = view.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		const c = compareTo(order.direction, sortKey(view[mid], order.field), view[mid].id, key, id);
+		if (c < 0 || (strictlyAfter && c === 0)) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+function cursorFor(ctx: ListContext, order: Order, record: SimRecord | undefined): string | null {
+	if (!record) return null;
+	return ctx.cursors.encode({
+		resource: ctx.def.resource,
+		field: order.field,
+		direction: order.direction,
+		key: sortKey(record, order.field),
+		id: record.id,
+	});
+}
+
+function cursorIndex(ctx: ListContext, view: readonly SimRecord[], order: Order, page: PageRequest): number {
+	if (page.cursor === undefined) return page.direction === 'forward' ? 0 : view.length;
+	const payload = ctx.cursors.decode(page.cursor, page.cursorParameter, {
+		resource: ctx.def.resource,
+		field: order.field,
+		direction: order.direction,
+	});
+	// Forward continues strictly after the cursor record; backward ends strictly before it.
+	return search(view, order, payload.key ?? '', payload.id, page.direction === 'forward');
+}
+
+function plainPage(ctx: ListContext, view: readonly SimRecord[], order: Order, page: PageRequest): Omit<ListResult, 'select'> {
+	const at = cursorIndex(ctx, view, order, page);
+	const start = page.direction === 'forward' ? at : Math.max(0, at - page.size);
+	const end = page.direction === 'forward' ? Math.min(view.length, at + page.size) : at;
+	const records = view.slice(start, end);
+	return {
+		records,
+		pagination: {
+			end_cursor: cursorFor(ctx, order, records[records.length - 1]),
+			start_cursor: cursorFor(ctx, order, records[0]),
+			has_next_page: end < view.length,
+			has_previous_page: start > 0,
+			total_count: view.length,
+		},
+	};
+}
+
+/**
+ * Bounded scan under a condition: read at most `scanLimit` filtered records after the cursor and
+ * return those that pass. The end cursor is that of the last record READ, so an empty page still
+ * moves the client forward.
+ */
+function conditionPage(
+	ctx: ListContext,
+	view: readonly SimRecord[],
+	order: Order,
+	page: PageRequest,
+	rule: Json,
+): Omit<ListResult, 'select'> {
+	const start = cursorIndex(ctx, view, order, page);
+	const stop = Math.min(view.length, start + ctx.scanLimit);
+	const records: SimRecord[] = [];
+	let lastRead = start - 1;
+	for (let i = start; i < stop && records.length < page.size; i++) {
+		lastRead = i;
+		if (evaluateRule(rule, view[i], ctx.today)) records.push(view[i]);
+	}
+	return {
+		records,
+		pagination: {
+			// Nothing read means the end was reached: keep the client's position.
+			end_cursor: lastRead >= start ? cursorFor(ctx, order, view[lastRead]) : (page.cursor ?? null),
+			start_cursor: cursorFor(ctx, order, lastRead >= start ? view[start] : undefined),
+			has_next_page: lastRead + 1 < view.length,
+			has_previous_page: start > 0,
+		},
+	};
+}

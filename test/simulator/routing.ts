@@ -1,0 +1,105 @@
+import type { Principal } from './auth';
+import { ApiError } from './errors';
+import type { QueryObject } from './query';
+import type { Simulator } from './simulator';
+import type { Json } from './types';
+
+/** What a handler gets. `body` is the parsed JSON body, or undefined when there was none. */
+export interface ApiRequest {
+	sim: Simulator;
+	method: string;
+	path: string;
+	query: QueryObject;
+	body: Json | undefined;
+	principal?: Principal;
+}
+
+export interface Reply {
+	status: number;
+	body: unknown;
+	/** Pre-serialized body; used instead of JSON.stringify(body) when present. */
+	json?: string;
+	headers?: Record<string, string>;
+}
+
+export interface Route {
+	method: string;
+	/** Path template: `:name` matches one segment. */
+	path: string;
+	/** Stats label, e.g. `employees.list`. */
+	kind: string;
+	/** Whether a bearer token is required (all /v1 and /v2 routes). */
+	auth: boolean;
+	handle(req: ApiRequest, params: Record<string, string>): Reply;
+}
+
+interface CompiledRoute extends Route {
+	regex: RegExp;
+	names: string[];
+}
+
+export type RouteMatch =
+	| { kind: 'found'; route: Route; params: Record<string, string> }
+	| { kind: 'method_not_allowed'; allow: string[] }
+	| { kind: 'not_found' };
+
+/**
+ * A tiny router. The first template that matches a path owns it: literal paths such as
+ * `/v1/org/employees/shape` are listed before `/v1/org/employees/:id`, so a wrong method on them
+ * is a 405 rather than a lookup of an employee called "shape".
+ */
+export class Router {
+	private readonly routes: CompiledRoute[];
+
+	constructor(routes: readonly Route[]) {
+		this.routes = routes.map((route) => {
+			const names: string[] = [];
+			const source = route.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+				names.push(name);
+				return '([^/]+)';
+			});
+			return { ...route, regex: new RegExp(`^${source}/?$`), names };
+		});
+	}
+
+	match(method: string, path: string): RouteMatch {
+		const owner = this.routes.find((r) => r.regex.test(path));
+		if (!owner) return { kind: 'not_found' };
+		const family = this.routes.filter((r) => r.path === owner.path);
+		const route = family.find((r) => r.method === method);
+		if (!route) return { kind: 'method_not_allowed', allow: family.map((r) => r.method) };
+		const values = route.regex.exec(path)?.slice(1) ?? [];
+		const params: Record<string, string> = {};
+		route.names.forEach((name, i) => (params[name] = decodeURIComponent(values[i])));
+		return { kind: 'found', route, params };
+	}
+}
+
+/**
+ * Serialized records, cached per record object. Records are never mutated (writes store new
+ * objects), so the cache stays valid and Return All over 100,000 employees serializes each once.
+ */
+const serialized = new WeakMap<object, string>();
+
+export function recordJson(record: object): string {
+	let json = serialized.get(record);
+	if (json === undefined) {
+		json = JSON.stringify(record);
+		serialized.set(record, json);
+	}
+	return json;
+}
+
+/** A list reply `{data, pagination}` built from cached record JSON. */
+export function listOk(records: readonly object[], pagination: object): Reply {
+	const json = `{"data":[${records.map(recordJson).join(',')}],"pagination":${JSON.stringify(pagination)}}`;
+	return { status: 200, body: undefined, json };
+}
+
+export function ok(body: unknown, status = 200): Reply {
+	return { status, body };
+}
+
+export function routeNotFound(method: string, path: string): ApiError {
+	return new ApiError(404, [{ domain: 'routing', reason: 'unknown_route', message: `${method} ${path}: no such endpoint` }]);
+}

@@ -1,0 +1,119 @@
+import type { ResourceName, SimRecord } from './types';
+
+/** How many cached views a collection keeps before it drops them all (they are cheap to rebuild). */
+const MAX_CACHED_VIEWS = 64;
+
+/**
+ * One collection of records, kept sorted by id so that the default order needs no sorting and
+ * cursors can be found by binary search. Views (filtered and ordered copies) are cached per key and
+ * dropped on every mutation through `version`.
+ */
+export class Collection {
+	private readonly byId = new Map<string, SimRecord>();
+	private sorted: SimRecord[] = [];
+	private readonly views = new Map<string, readonly SimRecord[]>();
+	/** Records whose seed index % 10 === 3: forbidden for the limited role. */
+	readonly restricted = new Set<string>();
+	/** Records that exist but are not yet visible ("replication lag"), see Simulator.createLate. */
+	readonly hidden = new Set<string>();
+	/** Position of the next record, used for the restricted rule. */
+	nextIndex = 0;
+	version = 0;
+
+	constructor(readonly name: ResourceName) {}
+
+	get size(): number {
+		return this.sorted.length;
+	}
+
+	get(id: string): SimRecord | undefined {
+		return this.byId.get(id);
+	}
+
+	/** All records, sorted by id, including hidden ones. */
+	all(): readonly SimRecord[] {
+		return this.sorted;
+	}
+
+	/** Loads many records at once (seeding): one sort instead of one splice per record. */
+	load(records: readonly SimRecord[]): void {
+		for (const record of records) {
+			this.byId.set(record.id, record);
+			if (this.nextIndex++ % 10 === 3) this.restricted.add(record.id);
+		}
+		this.sorted = [...this.byId.values()].sort(compareIds);
+		this.changed();
+	}
+
+	/** Inserts a new record; by default it is restricted when its index % 10 === 3. */
+	insert(record: SimRecord, restricted?: boolean): void {
+		const index = this.nextIndex++;
+		if (restricted ?? index % 10 === 3) this.restricted.add(record.id);
+		const existing = this.byId.get(record.id);
+		this.byId.set(record.id, record);
+		if (existing) {
+			this.sorted[this.position(record.id)] = record;
+		} else {
+			this.sorted.splice(this.position(record.id), 0, record);
+		}
+		this.changed();
+	}
+
+	/** Replaces a stored record with a new object of the same id (records are treated as immutable). */
+	replace(record: SimRecord): void {
+		if (!this.byId.has(record.id)) throw new Error(`no ${this.name} record ${record.id}`);
+		this.byId.set(record.id, record);
+		this.sorted[this.position(record.id)] = record;
+		this.changed();
+	}
+
+	remove(id: string): boolean {
+		if (!this.byId.delete(id)) return false;
+		this.sorted.splice(this.position(id), 1);
+		this.restricted.delete(id);
+		this.hidden.delete(id);
+		this.changed();
+		return true;
+	}
+
+	clear(): void {
+		this.byId.clear();
+		this.sorted = [];
+		this.restricted.clear();
+		this.hidden.clear();
+		this.nextIndex = 0;
+		this.changed();
+	}
+
+	/** Marks that visibility changed (hidden or revealed records) without changing records. */
+	changed(): void {
+		this.version++;
+		this.views.clear();
+	}
+
+	/** Returns the cached view for `key`, computing it once per version. */
+	view(key: string, compute: () => readonly SimRecord[]): readonly SimRecord[] {
+		const cached = this.views.get(key);
+		if (cached) return cached;
+		if (this.views.size >= MAX_CACHED_VIEWS) this.views.clear();
+		const fresh = compute();
+		this.views.set(key, fresh);
+		return fresh;
+	}
+
+	/** Index of the first record whose id is >= `id`. */
+	private position(id: string): number {
+		let lo = 0;
+		let hi = this.sorted.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (this.sorted[mid].id < id) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+}
+
+function compareIds(a: SimRecord, b: SimRecord): number {
+	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
