@@ -41,13 +41,27 @@ export class Rng {
 		return out.slice(0, bytes * 2);
 	}
 
-	/** A version 4 uuid built from the seeded stream. */
+	/**
+	 * A version 4 uuid built from the seeded stream. Written into a byte buffer and decoded once,
+	 * so the result is one flat string (seeding makes hundreds of thousands of them).
+	 */
 	uuid(): string {
-		const h = this.hex(16);
-		const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-		return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+		let word = 0;
+		for (let i = 0; i < 32; i++) {
+			if (i % 8 === 0) word = this.nextUint32();
+			let nibble = (word >>> ((7 - (i % 8)) * 4)) & 0xf;
+			if (i === 12) nibble = 4;
+			if (i === 16) nibble = (nibble & 0x3) | 0x8;
+			UUID_BYTES[UUID_POSITIONS[i]] = HEX_CODES[nibble];
+		}
+		return UUID_BYTES.toString('latin1');
 	}
 }
+
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** Index in the 36-character uuid text of each of its 32 hex digits. */
+const UUID_POSITIONS = Array.from({ length: 32 }, (_, i) => i + (i >= 8 ? 1 : 0) + (i >= 12 ? 1 : 0) + (i >= 16 ? 1 : 0) + (i >= 20 ? 1 : 0));
+const UUID_BYTES = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
 
 /** A stable 32-bit hash of a string (FNV-1a), used to derive sub-seeds and in condition rules. */
 export function hashString(value: string): number {

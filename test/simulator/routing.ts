@@ -17,8 +17,8 @@ export interface ApiRequest {
 export interface Reply {
 	status: number;
 	body: unknown;
-	/** Pre-serialized body; used instead of JSON.stringify(body) when present. */
-	json?: string;
+	/** Pre-serialized body; sent instead of JSON.stringify(body) when present. */
+	raw?: Buffer;
 	headers?: Record<string, string>;
 }
 
@@ -76,24 +76,37 @@ export class Router {
 }
 
 /**
- * Serialized records, cached per record object. Records are never mutated (writes store new
- * objects), so the cache stays valid and Return All over 100,000 employees serializes each once.
+ * Records serialized to UTF-8, cached per record object. Records are never mutated (writes store
+ * new objects), so the cache stays valid; a page is then a memcpy of cached bytes, with no
+ * JSON.stringify and no string encoding on the socket (both dominate Return All of 100,000).
  */
-const serialized = new WeakMap<object, string>();
+// A symbol-keyed property is invisible to JSON.stringify and, unlike a WeakMap with 100,000
+// entries, costs the garbage collector nothing extra.
+const BYTES = Symbol('serialized');
+type Cached = object & { [BYTES]?: Buffer };
 
-export function recordJson(record: object): string {
-	let json = serialized.get(record);
-	if (json === undefined) {
-		json = JSON.stringify(record);
-		serialized.set(record, json);
+export function recordBytes(record: object): Buffer {
+	const cached = record as Cached;
+	let bytes = cached[BYTES];
+	if (bytes === undefined) {
+		bytes = Buffer.from(JSON.stringify(record), 'utf8');
+		Object.defineProperty(cached, BYTES, { value: bytes, enumerable: false });
 	}
-	return json;
+	return bytes;
 }
 
-/** A list reply `{data, pagination}` built from cached record JSON. */
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('{"data":[');
+
+/** A list reply `{data, pagination}` assembled from cached record bytes. */
 export function listOk(records: readonly object[], pagination: object): Reply {
-	const json = `{"data":[${records.map(recordJson).join(',')}],"pagination":${JSON.stringify(pagination)}}`;
-	return { status: 200, body: undefined, json };
+	const parts: Buffer[] = [OPEN];
+	records.forEach((record, i) => {
+		if (i > 0) parts.push(COMMA);
+		parts.push(recordBytes(record));
+	});
+	parts.push(Buffer.from(`],"pagination":${JSON.stringify(pagination)}}`));
+	return { status: 200, body: undefined, raw: Buffer.concat(parts) };
 }
 
 export function ok(body: unknown, status = 200): Reply {

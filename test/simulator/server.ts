@@ -166,10 +166,10 @@ function errorReply(error: ApiError): Reply {
 }
 
 function send(res: ServerResponse, reply: Reply): void {
-	const json = reply.json ?? JSON.stringify(reply.body);
+	const json = reply.raw ?? Buffer.from(JSON.stringify(reply.body), 'utf8');
 	res.writeHead(reply.status, {
 		'content-type': 'application/json; charset=utf-8',
-		'content-length': Buffer.byteLength(json),
+		'content-length': json.length,
 		...reply.headers,
 	});
 	res.end(json);

@@ -41,7 +41,8 @@ export class Collection {
 			this.byId.set(record.id, record);
 			if (this.nextIndex++ % 10 === 3) this.restricted.add(record.id);
 		}
-		this.sorted = [...this.byId.values()].sort(compareIds);
+		// Sorting the id strings natively is much faster than sorting records with a comparator.
+		this.sorted = [...this.byId.keys()].sort().map((id) => this.byId.get(id) as SimRecord);
 		this.changed();
 	}
 
@@ -112,8 +113,4 @@ export class Collection {
 		}
 		return lo;
 	}
-}
-
-function compareIds(a: SimRecord, b: SimRecord): number {
-	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -1,0 +1,56 @@
+/**
+ * `npm run simulator -- [--port N] [--employees N] [--token-ttl S] [--seed N] [--scan-limit N] [--json]`
+ * Starts the simulator and prints how to reach it; stays up until SIGINT or SIGTERM.
+ * With --json it prints one JSON line ({baseUrl, port, credentials}) for scripts that spawn it.
+ */
+import { startSimulator, type StartOptions } from './server';
+
+function parseArgs(argv: readonly string[]): { options: StartOptions; json: boolean } {
+	const options: StartOptions = {};
+	let json = false;
+	const sizes: Record<string, number> = {};
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		const value = (): number => {
+			const n = Number(argv[++i]);
+			if (!Number.isFinite(n)) throw new Error(`${arg} needs a number`);
+			return n;
+		};
+		switch (arg) {
+			case '--port': options.port = value(); break;
+			case '--employees': sizes.employees = value(); break;
+			case '--token-ttl': options.tokenTtlSeconds = value(); break;
+			case '--seed': options.seed = value(); break;
+			case '--scan-limit': options.scanLimit = value(); break;
+			case '--json': json = true; break;
+			default: throw new Error(`unknown argument ${arg}`);
+		}
+	}
+	options.sizes = sizes;
+	return { options, json };
+}
+
+async function main(): Promise<void> {
+	const { options, json } = parseArgs(process.argv.slice(2));
+	const running = await startSimulator(options);
+	const { admin, limited } = running.credentials;
+	if (json) {
+		process.stdout.write(`${JSON.stringify({ baseUrl: running.baseUrl, port: running.port, credentials: running.credentials })}\n`);
+	} else {
+		console.log(`Personnel Data API simulator on ${running.baseUrl}  (control API: ${running.baseUrl}/__sim/)`);
+		for (const c of [admin, limited]) {
+			console.log(`\n[${c.role}]\n  JTI:           ${c.jti}\n  Refresh token: ${c.refreshToken}\n  Legacy token:  ${c.legacyToken}`);
+		}
+		console.log('\nCtrl+C to stop.');
+	}
+	const stop = (): void => {
+		running.close().then(() => process.exit(0), () => process.exit(1));
+	};
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});
