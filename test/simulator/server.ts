@@ -81,6 +81,10 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 		routeKind: 'unknown',
 	};
 	const bodyText = await readBody(req);
+	if (bodyText === null) {
+		send(res, errorReply(new ApiError(413, [{ domain: 'body', reason: 'too_large', message: `body: larger than ${MAX_BODY_BYTES} bytes` }])));
+		return;
+	}
 	if (ex.path.startsWith('/__sim')) {
 		send(res, respond(sim, controlRouter, ex, bodyText, req));
 		return;
@@ -175,7 +179,8 @@ function send(res: ServerResponse, reply: Reply): void {
 	res.end(json);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** Resolves null when the body exceeds MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<string | null> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -183,7 +188,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 			size += chunk.length;
 			if (size <= MAX_BODY_BYTES) chunks.push(chunk);
 		});
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
 		req.on('error', reject);
 	});
 }
