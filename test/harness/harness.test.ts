@@ -88,6 +88,8 @@ describe('NodeRuntime (n8n-core 2.8 runtime + CLI-equivalent credentials helper)
 		});
 
 		it('saves every key preAuthentication returns, but the node only sees declared properties', async () => {
+			// preAuthentication only runs inside httpRequestWithAuthentication: make one request first.
+			await getEmployee('e1');
 			const result = await runtime.execute({
 				nodeType: 'harnessAction',
 				parameters: { operation: 'credentialKeys' },
@@ -143,9 +145,12 @@ describe('NodeRuntime (n8n-core 2.8 runtime + CLI-equivalent credentials helper)
 			expect(continued.error).toBeUndefined();
 			expect(continued.items?.[0]).toEqual([
 				{ json: { id: 'e1', name: 'Ada' }, pairedItem: { item: 0 } },
-				{ json: { error: expect.stringContaining('') as string }, pairedItem: { item: 1 } },
+				{
+					// NodeApiError's generic message for a 404 (the server's body is in `description`).
+					json: { error: 'The resource you are requesting could not be found' },
+					pairedItem: { item: 1 },
+				},
 			]);
-			expect(continued.items?.[0][1].json.error).toMatch(/not found|404|no such employee/i);
 
 			const stopped = await runtime.execute({ nodeType: 'harnessAction', parameters, items });
 			expect(stopped.items).toBeUndefined();
@@ -257,6 +262,13 @@ describe('NodeRuntime (n8n-core 2.8 runtime + CLI-equivalent credentials helper)
 	});
 
 	describe('logs', () => {
+		it('does not run preAuthentication for a bare getCredentials (the token stays empty)', async () => {
+			const result = await runtime.execute({ nodeType: 'harnessAction', parameters: { operation: 'credentialKeys' } });
+			expect(result.items?.[0][0].json.keys).toContain('accessToken');
+			expect(server.requests).toHaveLength(0);
+			expect(runtime.storedCredentials(CREDENTIAL)?.accessToken).toBeUndefined();
+		});
+
 		it('captures n8n log lines and never contains the password or a token', async () => {
 			await getEmployee('e1');
 			server.revokeAll();
@@ -264,6 +276,10 @@ describe('NodeRuntime (n8n-core 2.8 runtime + CLI-equivalent credentials helper)
 			await getEmployee('e1');
 			await runtime.testCredential(CREDENTIAL);
 
+			await runtime.poll({ nodeType: 'harnessPoll', mode: 'manual' });
+
+			// The context's `this.logger` (n8n-core, via its DI container) writes to the runtime.
+			expect(runtime.logs).toContainEqual(expect.stringContaining('debug: Harness poll {"mode":"manual"}'));
 			const text = runtime.logs.join('\n');
 			expect(text).not.toContain('secret');
 			expect(text).not.toMatch(/token-\d/);

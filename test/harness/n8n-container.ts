@@ -11,16 +11,27 @@
  * - `Cipher`, `ErrorReporter`, `ScheduledTaskManager`, `AiConfig`, `CronLoggingConfig`: left to
  *   the container to construct for real (they only depend on the two above and on env-driven
  *   config classes; the cron manager starts no timer when `activeInterval` is 0, the default).
+ * - `SSHClientsManager`: real, built up front so its cleanup timer can be `unref()`ed.
  * - `BinaryDataService`: only touched by binary helpers; not needed by JSON-only nodes, not set.
  */
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import { LoggerProxy } from 'n8n-workflow';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { CapturingLogger } from './logger';
+
+/**
+ * n8n-core 2.8.1 ships its OWN nested copies of `@n8n/di` (0.10) and `@n8n/backend-common`
+ * (node_modules/n8n-core/node_modules/@n8n/...), different from the hoisted ones. Registering in
+ * the hoisted container would be silently ignored (and the real InstanceSettings would write
+ * ~/.n8n/config). So both are loaded the way n8n-core itself resolves them.
+ */
+const requireFromCore = createRequire(require.resolve('n8n-core'));
+const { Container } = requireFromCore('@n8n/di') as typeof import('@n8n/di');
+const { Logger } = requireFromCore('@n8n/backend-common') as typeof import('@n8n/backend-common');
 
 let instanceSettingsRegistered = false;
 
@@ -42,6 +53,10 @@ function registerInstanceSettings(): void {
 		hmacSignatureSecret: 'harness-hmac-secret',
 	});
 	Container.set(InstanceSettings, standIn);
+	// Every ExecuteContext asks the container for the real SSH clients manager (SSH tunnel
+	// helpers). Its constructor starts a 60 s cleanup interval that would keep Jest alive.
+	const sshClients = Container.get(SSHClientsManager) as unknown as { cleanupTimer?: NodeJS.Timeout };
+	sshClients.cleanupTimer?.unref();
 	instanceSettingsRegistered = true;
 }
 
@@ -53,6 +68,6 @@ export function activateN8nContainer(logger: CapturingLogger): void {
 	registerInstanceSettings();
 	// The real Logger has private fields; the stand-in implements its public surface
 	// (error/warn/info/debug/scoped), which is all n8n-core calls.
-	Container.set(Logger, logger as unknown as Logger);
+	Container.set(Logger, logger as unknown as InstanceType<typeof Logger>);
 	LoggerProxy.init(logger);
 }
