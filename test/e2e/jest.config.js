@@ -22,7 +22,7 @@ module.exports = {
 		testMatch: ['**/*.e2e.test.ts'],
 		globals: { N8N_KEY: key },
 		transform: {
-			'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+			'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/e2e/tsconfig.json' }],
 		},
 	})),
 };

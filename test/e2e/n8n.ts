@@ -26,6 +26,10 @@ export const NODE_TYPE_PREFIX = `${PACKAGE_NAME}.`;
 export const ENCRYPTION_KEY = 'e2e-fixed-encryption-key-0123456789';
 const CACHE_DIR = process.env.N8N_CACHE_DIR ?? path.join(ROOT, '.n8n-cache');
 const TMP_DIR = path.join(ROOT, '.e2e-tmp');
+/** The package folder installed into n8n: the project, or N8N_E2E_PACKAGE_FROM (driver checks). */
+export const PACKAGE_SOURCE = process.env.N8N_E2E_PACKAGE_FROM
+	? path.resolve(process.env.N8N_E2E_PACKAGE_FROM)
+	: ROOT;
 
 // ---------------------------------------------------------------------------------------------
 // Installs
@@ -151,7 +155,7 @@ const packedTarballs = new Map<string, string>();
  * .e2e-tmp/pack-<pid>/: what a user would install, so a wrong `files` list shows. The project
  * needs `npm run build` first.
  */
-export async function packProject(projectDir: string = ROOT): Promise<string> {
+export async function packProject(projectDir: string = PACKAGE_SOURCE): Promise<string> {
 	const known = packedTarballs.get(projectDir);
 	if (known && existsSync(known)) return known;
 	if (!existsSync(path.join(projectDir, 'dist'))) {
@@ -188,14 +192,25 @@ export interface N8nUserFolder {
 export interface PrepareOptions {
 	/** Install the packed project package (default true). */
 	withPackage?: boolean;
-	/** Package folder to pack and install instead of the project (default: the project root). */
+	/** Package folder to pack and install (default: PACKAGE_SOURCE, the project root). */
 	packageFrom?: string;
 	/** Extra environment for every n8n process of this folder. */
 	env?: Record<string, string>;
 }
 
+/** Backend modules that reach out to n8n's servers (no network here), off where the version has them. */
+const MODULES_TO_DISABLE = ['mcp-registry'];
+
+function disabledModules(install: N8nInstall): string[] {
+	const config = path.join(install.dir, 'node_modules/@n8n/backend-common/dist/modules/modules.config.js');
+	// An unknown module name in N8N_DISABLED_MODULES stops n8n: keep only those this version knows.
+	const text = existsSync(config) ? readFileSync(config, 'utf8') : '';
+	return MODULES_TO_DISABLE.filter((m) => text.includes(`'${m}'`));
+}
+
 /** Environment shared by all n8n processes (see shared notes/running-n8n.md). */
 export function baseEnv(install: N8nInstall, userFolder: string): NodeJS.ProcessEnv {
+	const disabled = disabledModules(install);
 	const env: NodeJS.ProcessEnv = {
 		PATH: `${path.dirname(install.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
 		HOME: process.env.HOME,
@@ -215,6 +230,7 @@ export function baseEnv(install: N8nInstall, userFolder: string): NodeJS.Process
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_LOG_OUTPUT: 'console',
 		NODE_ENV: 'production',
+		N8N_DISABLED_MODULES: disabled.length ? disabled.join(',') : undefined,
 	};
 	for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 	return env;
@@ -230,7 +246,7 @@ export async function prepareUserFolder(key: string, opts: PrepareOptions = {}):
 
 	let packageDir: string | undefined;
 	if (opts.withPackage ?? true) {
-		const tarball = await packProject(opts.packageFrom ?? ROOT);
+		const tarball = await packProject(opts.packageFrom ?? PACKAGE_SOURCE);
 		const nodesDir = path.join(n8nDir, 'nodes');
 		const staging = path.join(nodesDir, 'node_modules', '.staging');
 		mkdirSync(staging, { recursive: true });
@@ -331,14 +347,20 @@ function assertOk(what: string, res: CliResult): void {
 	}
 }
 
+/** `n8n import:credentials` (one CLI run, ~5–10 s; import them all at once). */
 export async function importCredentials(folder: N8nUserFolder, creds: CredentialFile[]): Promise<void> {
 	const file = writeInput(folder, 'credentials', creds);
 	assertOk('n8n import:credentials', await folder.cli(['import:credentials', `--input=${file}`]));
 }
 
-export async function importWorkflow(folder: N8nUserFolder, wf: WorkflowFile): Promise<void> {
-	const withDefaults = { active: false, settings: { executionOrder: 'v1' }, ...wf };
-	const file = writeInput(folder, 'workflow', withDefaults);
+/** `n8n import:workflow` of one or several workflows (one CLI run, ~5–10 s). */
+export async function importWorkflow(folder: N8nUserFolder, wf: WorkflowFile | WorkflowFile[]): Promise<void> {
+	const list = (Array.isArray(wf) ? wf : [wf]).map((w) => ({
+		active: false,
+		settings: { executionOrder: 'v1' },
+		...w,
+	}));
+	const file = writeInput(folder, 'workflow', list);
 	assertOk('n8n import:workflow', await folder.cli(['import:workflow', `--input=${file}`]));
 }
 
@@ -446,6 +468,17 @@ export function nodeItems(
 /** The error a node ended with, if any. */
 export function nodeError(result: { runData: Record<string, NodeRun[]> }, nodeName: string, runIndex = 0) {
 	return result.runData[nodeName]?.[runIndex]?.error;
+}
+
+/** Log lines in which n8n reports a package or node it could not load. */
+export function loadProblems(logs: string): string[] {
+	return logs
+		.split('\n')
+		.filter((l) =>
+			/Failed to load|Skipping package|Error loading|Cannot find module|already registered|Unrecognized (node|credential) type/i.test(
+				l,
+			),
+		);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -563,15 +596,17 @@ export async function startServer(
 		}
 		await sleepMs(300);
 	}
-	// /healthz answers before the REST API is wired up; wait for /rest/settings too.
+	// /healthz answers early; while migrations run, every path answers 200 "n8n is starting up":
+	// wait until /rest/settings answers JSON.
 	for (;;) {
+		if (exited !== undefined) throw new Error(`n8n start exited with ${exited}:\n${logs()}`);
 		if (Date.now() > deadline) {
 			await stop();
 			throw new Error(`n8n REST API did not come up:\n${logs()}`);
 		}
 		try {
 			const r = await fetch(`${baseUrl}/rest/settings`);
-			if (r.ok) break;
+			if (r.ok && (r.headers.get('content-type') ?? '').includes('application/json')) break;
 		} catch {
 			// not yet
 		}
@@ -600,7 +635,9 @@ export async function startServer(
 	const cookie = setCookies.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 	if (!cookie) {
 		await stop();
-		throw new Error(`no n8n-auth cookie after owner setup: ${JSON.stringify(setCookies)}`);
+		throw new Error(
+			`no n8n-auth cookie after owner setup (${setup.status} ${(await setup.text()).slice(0, 500)}): ${JSON.stringify(setCookies)}\n${logs()}`,
+		);
 	}
 
 	const request = (method: string, urlPath: string, body?: unknown) =>
