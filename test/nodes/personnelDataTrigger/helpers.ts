@@ -1,0 +1,113 @@
+/** Shared helpers of the Personnel Data Trigger tests (run over HTTP against the simulator). */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { PollResult } from '../../harness';
+import type { QueuedFault } from '../../simulator/faults';
+import type { Simulator } from '../../simulator/simulator';
+import type { ResourceName, SimRecord } from '../../simulator/types';
+import type { TestBed } from '../setup';
+
+export const NODE_NAME = 'Personnel Data Trigger';
+export const NODE_TYPE = 'personnelDataTrigger';
+
+export interface EmittedEvent {
+	type: 'created' | 'updated';
+	resource: string;
+	changedAt: string;
+}
+
+/** One emitted item: the record plus `_event`. */
+export type EmittedRecord = IDataObject & { id: string; _event: EmittedEvent };
+
+/** The simulator collection behind each resource value of the node. */
+export const COLLECTION_OF: Record<string, ResourceName> = {
+	employee: 'employees',
+	employeeMapping: 'employeeMappings',
+	timeReport: 'timeReports',
+	organizationalUnit: 'orgUnits',
+	competence: 'competences',
+	employeeCompetence: 'employeeCompetences',
+	condition: 'conditions',
+};
+
+export interface TriggerPoll extends PollResult {
+	records: EmittedRecord[];
+}
+
+/** One poll of the trigger; `records` is the emitted items' JSON (empty when nothing was emitted). */
+export async function poll(bed: TestBed, parameters: INodeParameters, mode: 'trigger' | 'manual' = 'trigger'): Promise<TriggerPoll> {
+	const result = await bed.runtime.poll({ nodeType: NODE_TYPE, parameters, mode });
+	const items: INodeExecutionData[] = result.items?.[0] ?? [];
+	if (result.items !== undefined && result.items !== null) {
+		// n8n runs no execution for an empty output: "nothing new" must be null, never [[]].
+		expect(items.length).toBeGreaterThan(0);
+	}
+	return { ...result, records: items.map((item) => item.json as EmittedRecord) };
+}
+
+/** Polls and fails the test with the node's message when the poll threw. */
+export async function pollOk(bed: TestBed, parameters: INodeParameters, mode: 'trigger' | 'manual' = 'trigger'): Promise<TriggerPoll> {
+	const result = await poll(bed, parameters, mode);
+	if (result.error) throw new Error(`poll failed unexpectedly: ${result.error.message}`);
+	return result;
+}
+
+export const pairOf = (id: string, at: string): string => `${id}@${at}`;
+
+/** `(id, changedAt)` of each emitted record, checking `_event` against the record itself. */
+export function emittedPairs(records: readonly EmittedRecord[], field = 'updated_at'): string[] {
+	return records.map((record) => {
+		expect(record._event.changedAt).toBe(record[field]);
+		return pairOf(record.id, record._event.changedAt);
+	});
+}
+
+export function changePairs(records: readonly SimRecord[], field = 'updated_at'): string[] {
+	return records.map((record) => pairOf(record.id, String(record[field])));
+}
+
+/** Elements that occur more than once. */
+export function duplicates(values: readonly string[]): string[] {
+	const seen = new Set<string>();
+	const twice = new Set<string>();
+	for (const value of values) (seen.has(value) ? twice : seen).add(value);
+	return [...twice];
+}
+
+/** The static data the trigger keeps, as n8n would persist it. */
+export function stateOf(bed: TestBed): IDataObject {
+	return bed.runtime.staticData(NODE_NAME);
+}
+
+export function stateBytes(bed: TestBed): number {
+	return Buffer.byteLength(JSON.stringify(stateOf(bed)), 'utf8');
+}
+
+/**
+ * Fails the `nth` request (1-based, counted from now) whose path starts with `pathPrefix`, and the
+ * `count - 1` matching requests after it. The simulator's queue fails the *next* requests; this
+ * arms it only when the earlier pages have been served, so that a later page of a poll fails.
+ * Returns a function that removes the hook.
+ */
+export function failNthRequest(sim: Simulator, pathPrefix: string, nth: number, fault: Omit<QueuedFault, 'pathPrefix'>): () => void {
+	const faults = sim.faults;
+	const decide = faults.decide.bind(faults);
+	let seen = 0;
+	faults.decide = (method: string, path: string) => {
+		if (faults.appliesTo(path) && path.startsWith(pathPrefix) && ++seen === nth) faults.enqueue({ ...fault, pathPrefix });
+		return decide(method, path);
+	};
+	return () => {
+		faults.decide = decide;
+	};
+}
+
+/** List requests (not provisioning) the simulator received since `fromSeq`. */
+export function listRequestsSince(sim: Simulator, fromSeq: number) {
+	return sim.requests().filter((entry) => entry.seq > fromSeq && !entry.path.startsWith('/provisioning'));
+}
+
+export function lastSeq(sim: Simulator): number {
+	const entries = sim.requests(1);
+	return entries.length === 0 ? 0 : entries[0].seq;
+}
