@@ -1,0 +1,381 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import type { TestBed } from '../setup';
+import { startTestBed, useCredential } from '../setup';
+import { apiRequests, byId, fromList, idsOf, jsonOf, outputOf, queryValues, run, UNKNOWN_UUID } from './helpers';
+
+type ErrorWithDetails = Error & { description?: string | null; httpCode?: string | null };
+
+describe('Personnel Data: Get and single records', () => {
+	let bed: TestBed;
+
+	beforeAll(async () => {
+		bed = await startTestBed();
+	});
+	afterAll(async () => {
+		await bed.simulator.close();
+	});
+	afterEach(() => {
+		bed.simulator.sim.clearFaults();
+		useCredential(bed, 'admin');
+	});
+
+	const sim = () => bed.simulator.sim;
+	const first = (collection: 'employees' | 'timeReports' | 'orgUnits' | 'competences' | 'jobs') => {
+		const restricted = new Set(sim().restrictedIds()[collection]);
+		return sim().getRecords(collection).find((record) => !restricted.has(record.id)) as IDataObject & { id: string };
+	};
+
+	describe('each resource with Get', () => {
+		const cases: Array<[string, 'employees' | 'timeReports' | 'orgUnits' | 'competences' | 'jobs', string]> = [
+			['employee', 'employees', '/v1/org/employees/'],
+			['timeReport', 'timeReports', '/v1/org/time-reports/'],
+			['organizationalUnit', 'orgUnits', '/v2/org/organizational-units/'],
+			['competence', 'competences', '/v1/org/competences/'],
+			['job', 'jobs', '/v1/org/jobs/'],
+		];
+		it.each(cases)('%s: GET %s{id} returns the record', async (resource, collection, prefix) => {
+			const record = first(collection);
+			const result = await run(bed, { resource, operation: 'get', id: byId(record.id), simplify: false });
+			expect(jsonOf(result)).toEqual([record]);
+			expect(apiRequests(bed).map((entry) => `${entry.method} ${entry.path}`)).toEqual([`GET ${prefix}${record.id}`]);
+		});
+
+		it('Organizational Unit: Get uses v2 and never the deprecated v1', async () => {
+			const unit = first('orgUnits');
+			const result = await run(bed, { resource: 'organizationalUnit', operation: 'get', id: byId(unit.id), simplify: false });
+			const [record] = jsonOf(result);
+			// The flat v2 shape: properties hold the dated arrays directly, no internal container.
+			expect(record.properties).toEqual(unit.properties);
+			expect(Object.keys(record.properties as IDataObject)).not.toContain('__container__');
+			const requests = apiRequests(bed);
+			expect(requests.some((entry) => entry.routeKind === 'orgUnits.getV1' || entry.path.startsWith('/v1/org/organizational-units/'))).toBe(false);
+			expect(requests.map((entry) => entry.routeKind)).toEqual(['orgUnits.getV2']);
+		});
+
+		it('Employee: Get by the locator\'s "From List" mode, whose list search finds employees', async () => {
+			const employee = first('employees');
+			const search = await bed.runtime.listSearch({
+				nodeType: 'personnelData',
+				method: 'searchRecords',
+				parameters: { resource: 'employee', operation: 'get' },
+				filter: String(employee.last_name),
+			});
+			expect(search.results.length).toBeGreaterThan(0);
+			const hit = search.results.find((result) => result.value === employee.id);
+			expect(hit?.name).toContain(String(employee.first_name));
+			expect(hit?.name).toContain(String(employee.last_name));
+			const searchRequest = apiRequests(bed).at(-1);
+			expect(searchRequest?.path).toBe('/v1/org/employees');
+			expect(queryValues(searchRequest?.rawQuery ?? '', 'filters[last_name][op]')).toEqual(['ilike']);
+			expect(queryValues(searchRequest?.rawQuery ?? '', 'filters[last_name][value]')).toEqual([`%${String(employee.last_name)}%`]);
+
+			const result = await run(bed, { resource: 'employee', operation: 'get', id: fromList(employee.id), simplify: false });
+			expect(idsOf(jsonOf(result))).toEqual([employee.id]);
+		});
+
+		it('the list search pages with the API\'s cursor', async () => {
+			const page1 = await bed.runtime.listSearch({ nodeType: 'personnelData', method: 'searchRecords', parameters: { resource: 'employee' } });
+			expect(page1.results).toHaveLength(50);
+			expect(page1.paginationToken).toBeTruthy();
+			const page2 = await bed.runtime.listSearch({
+				nodeType: 'personnelData',
+				method: 'searchRecords',
+				parameters: { resource: 'employee' },
+				paginationToken: page1.paginationToken,
+			});
+			expect(page2.results).toHaveLength(50);
+			const overlap = page2.results.filter((r) => page1.results.some((p) => p.value === r.value));
+			expect(overlap).toEqual([]);
+		});
+
+		it('the Condition picker lists only conditions of the resource\'s domain', async () => {
+			const search = await bed.runtime.listSearch({
+				nodeType: 'personnelData',
+				method: 'searchConditions',
+				parameters: { resource: 'timeReport', operation: 'getMany' },
+			});
+			expect(search.results.map((result) => result.value)).toEqual([sim().conditionIds().sickLeave]);
+		});
+	});
+
+	describe('Simplify', () => {
+		const datedEmployee = (): IDataObject & { id: string } => {
+			const [employee] = sim().createRecords('employees', 1, {
+				restricted: false,
+				overrides: {
+					properties: {
+						custom_properties: { shirt_size: 'M' },
+						title: [
+							{ valid_from: '2027-01-01', value: 'Director' },
+							{ valid_from: '2025-06-01', value: 'Lead' },
+							{ valid_from: null, value: 'Engineer' },
+						],
+						org_unit_id: [],
+						manager_id: [{ valid_from: '2030-01-01', value: UNKNOWN_UUID }],
+						employment_type: [{ valid_from: '2020-01-01', value: 'permanent' }],
+						cost_center: [],
+						work_percentage: [
+							{ valid_from: '2026-11-23', value: 80 },
+							{ valid_from: '2026-01-01', value: 100 },
+						],
+					},
+				},
+			});
+			return employee;
+		};
+
+		it('flattens dated properties to the value in force on "Dated Values As Of"', async () => {
+			const employee = datedEmployee();
+			const asOf = async (asOfDate: string) =>
+				jsonOf(await run(bed, { resource: 'employee', operation: 'get', id: byId(employee.id), simplify: true, options: { asOfDate } }))[0]
+					.properties as IDataObject;
+
+			expect(await asOf('2024-03-01')).toEqual({
+				custom_properties: { shirt_size: 'M' },
+				title: 'Engineer',
+				org_unit_id: [],
+				manager_id: null,
+				employment_type: 'permanent',
+				cost_center: [],
+				work_percentage: null,
+			});
+			expect(await asOf('2026-11-22')).toMatchObject({ title: 'Lead', work_percentage: 100 });
+			expect(await asOf('2026-11-23T00:00:00')).toMatchObject({ title: 'Lead', work_percentage: 80 });
+			expect(await asOf('2027-01-01')).toMatchObject({ title: 'Director' });
+		});
+
+		it('defaults to today and is on by default', async () => {
+			const employee = datedEmployee();
+			const today = new Date().toISOString().slice(0, 10);
+			const [record] = jsonOf(await run(bed, { resource: 'employee', operation: 'get', id: byId(employee.id) }));
+			const expectedTitle = today >= '2027-01-01' ? 'Director' : today >= '2025-06-01' ? 'Lead' : 'Engineer';
+			expect((record.properties as IDataObject).title).toBe(expectedTitle);
+		});
+
+		it('returns the raw dated arrays when off, in Get and Get Many', async () => {
+			const employee = datedEmployee();
+			const [record] = jsonOf(await run(bed, { resource: 'employee', operation: 'get', id: byId(employee.id), simplify: false }));
+			expect(record).toEqual(employee);
+			const listed = jsonOf(
+				await run(bed, {
+					resource: 'employee',
+					operation: 'getMany',
+					simplify: false,
+					filters: { filter: [{ field: 'id', operator: 'eq', value: employee.id }] },
+				}),
+			);
+			expect(listed).toEqual([employee]);
+			const simplified = jsonOf(
+				await run(bed, {
+					resource: 'employee',
+					operation: 'getMany',
+					filters: { filter: [{ field: 'id', operator: 'eq', value: employee.id }] },
+					options: { asOfDate: '2025-07-01' },
+				}),
+			);
+			expect((simplified[0].properties as IDataObject).title).toBe('Lead');
+		});
+	});
+
+	describe('items', () => {
+		it('processes every input item and sets pairedItem on every output item', async () => {
+			const employees = sim().getRecords('employees').slice(0, 5);
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false },
+				{ items: employees.map((employee) => ({ json: { employeeId: employee.id } })) },
+			);
+			const items = outputOf(result).filter((item) => !item.json.error);
+			// Limited records are none here: admin sees all.
+			expect(items.map((item) => item.json.id)).toEqual(employees.map((employee) => employee.id));
+			expect(items.map((item) => item.pairedItem)).toEqual(employees.map((_, index) => ({ item: index })));
+		});
+
+		it('Get Many runs once per input item with pairedItem on each record', async () => {
+			const result = await run(
+				bed,
+				{ resource: 'competence', operation: 'getMany', limit: '={{ $json.n }}' },
+				{ items: [{ json: { n: 2 } }, { json: { n: 3 } }] },
+			);
+			const items = outputOf(result);
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
+		});
+
+		it('the Concurrency option keeps the output in input order', async () => {
+			const employees = sim().getRecords('employees').slice(0, 12);
+			sim().setFaults({ latencyMs: 15 });
+			const started = Date.now();
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false, options: { concurrency: 6 } },
+				{ items: employees.map((employee) => ({ json: { employeeId: employee.id } })) },
+			);
+			const elapsed = Date.now() - started;
+			const items = outputOf(result);
+			expect(items.map((item) => item.json.id)).toEqual(employees.map((employee) => employee.id));
+			expect(items.map((item) => item.pairedItem)).toEqual(employees.map((_, index) => ({ item: index })));
+			// Twelve requests at 15 ms each, six at a time: well under the sequential 180 ms.
+			expect(elapsed).toBeLessThan(12 * 15 + 200);
+		});
+	});
+
+	describe('errors', () => {
+		it('403 on one record with Continue On Fail keeps the other items', async () => {
+			useCredential(bed, 'limited');
+			const restrictedId = sim().restrictedIds().employees[0];
+			const allowed = sim()
+				.getRecords('employees')
+				.filter((record) => !sim().restrictedIds().employees.includes(record.id))
+				.slice(0, 2)
+				.map((record) => record.id);
+			const ids = [allowed[0], restrictedId, allowed[1]];
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false },
+				{ items: ids.map((employeeId) => ({ json: { employeeId } })), continueOnFail: true },
+			);
+			const items = outputOf(result);
+			expect(items).toHaveLength(3);
+			expect(items[0].json.id).toBe(allowed[0]);
+			expect(items[2].json.id).toBe(allowed[1]);
+			expect(items[1].pairedItem).toEqual({ item: 1 });
+			expect(String(items[1].json.error)).toContain(restrictedId);
+			expect(String(items[1].json.error)).toMatch(/forbidden/i);
+			expect(items[1].json.httpCode).toBe('403');
+		});
+
+		it('403 without Continue On Fail fails naming the record', async () => {
+			useCredential(bed, 'limited');
+			const restrictedId = sim().restrictedIds().timeReports[0];
+			const result = await run(bed, { resource: 'timeReport', operation: 'get', id: byId(restrictedId) });
+			expect(result.error).toBeDefined();
+			expect(result.error?.message).toContain(`Time Report ${restrictedId}`);
+			expect((result.error as ErrorWithDetails).httpCode).toBe('403');
+		});
+
+		it('a list under the limited role leaves restricted records out', async () => {
+			useCredential(bed, 'limited');
+			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: true });
+			const ids = idsOf(jsonOf(result));
+			const restricted = sim().restrictedIds().employees;
+			expect(ids.length).toBe(sim().counts().employees - restricted.length);
+			expect(ids.filter((id) => restricted.includes(id))).toEqual([]);
+		});
+
+		it.each([
+			['employee', 'Employee'],
+			['competence', 'Competence'],
+			['timeReport', 'Time Report'],
+			['fileTransfer', 'File Transfer'],
+		])('404 names the record (%s)', async (resource, label) => {
+			const result = await run(bed, { resource, operation: 'get', id: byId(UNKNOWN_UUID) });
+			expect(result.error?.message).toBe(`${label} ${UNKNOWN_UUID} was not found`);
+			expect((result.error as ErrorWithDetails).httpCode).toBe('404');
+		});
+	});
+
+	describe('File Transfer: Wait for Delivery', () => {
+		it('polls until delivered, backing off between polls', async () => {
+			const transfer = sim().createFileTransfer({ deliverAfterReads: 3 });
+			const started = Date.now();
+			const result = await run(bed, {
+				resource: 'fileTransfer',
+				operation: 'get',
+				id: byId(transfer.id),
+				options: { waitUntilDone: true, waitInterval: 0.1, waitTimeout: 10 },
+			});
+			const [record] = jsonOf(result);
+			expect(record.status).toBe('delivered');
+			expect(record.remote_id).toMatch(/^DOC-/);
+			const polls = apiRequests(bed);
+			expect(polls).toHaveLength(4);
+			expect(polls.every((entry) => entry.path === `/v1/org/file-transfers/${transfer.id}`)).toBe(true);
+			// Pauses of 0.1, 0.15 and 0.225 s: at least 0.475 s in all.
+			expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+			const times = polls.map((entry) => Date.parse(entry.at));
+			const gaps = times.slice(1).map((time, index) => time - times[index]);
+			expect(gaps[2]).toBeGreaterThan(gaps[0]);
+		});
+
+		it('without waiting returns the pending transfer at once', async () => {
+			const transfer = sim().createFileTransfer({ deliverAfterReads: 3 });
+			const [record] = jsonOf(await run(bed, { resource: 'fileTransfer', operation: 'get', id: byId(transfer.id) }));
+			expect(record.status).toBe('pending');
+			expect(apiRequests(bed)).toHaveLength(1);
+		});
+
+		it('fails with a clear timeout error when it is not delivered in time', async () => {
+			const transfer = sim().createFileTransfer({ deliverAfterReads: 1000 });
+			const result = await run(bed, {
+				resource: 'fileTransfer',
+				operation: 'get',
+				id: byId(transfer.id),
+				options: { waitUntilDone: true, waitInterval: 0.1, waitTimeout: 0.5 },
+			});
+			expect(result.error?.message).toContain(transfer.id);
+			expect(result.error?.message).toContain('"pending"');
+			expect(result.error?.message).toContain('"delivered"');
+			expect(result.error?.message).toContain('0.5 s');
+			expect(apiRequests(bed).length).toBeGreaterThanOrEqual(3);
+			expect(apiRequests(bed).length).toBeLessThanOrEqual(6);
+		});
+	});
+});
+
+describe('Personnel Data: a cursor that does not advance', () => {
+	it('fails clearly instead of asking for the same page forever', async () => {
+		let requests = 0;
+		const server = createServer((req, res) => {
+			requests++;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			const id = `00000000-0000-4000-8000-${String(requests).padStart(12, '0')}`;
+			res.end(JSON.stringify({ data: [{ id }], pagination: { end_cursor: 'STUCK', has_next_page: true } }));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const bed = await startTestBed();
+		try {
+			bed.runtime.setCredentials('personnelDataApi', {
+				environment: 'custom',
+				baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+				authMode: 'legacyToken',
+				legacyToken: 'legacy-token',
+			});
+			const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: true } });
+			expect(result.error?.message).toContain('gave no new cursor');
+			expect(result.error?.message).toContain('STUCK');
+			expect(requests).toBe(2);
+		} finally {
+			await bed.simulator.close();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+
+	it('a missing end cursor with has_next_page fails too', async () => {
+		let requests = 0;
+		const server = createServer((req, res) => {
+			requests++;
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify({ data: [], pagination: { end_cursor: null, has_next_page: true } }));
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const bed = await startTestBed();
+		try {
+			bed.runtime.setCredentials('personnelDataApi', {
+				environment: 'custom',
+				baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+				authMode: 'legacyToken',
+				legacyToken: 'legacy-token',
+			});
+			const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: true } });
+			expect(result.error?.message).toContain('gave no new cursor');
+			expect(requests).toBe(1);
+		} finally {
+			await bed.simulator.close();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	});
+});

@@ -1,0 +1,57 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { RequestLogEntry } from '../../simulator/requestLog';
+import type { ExecuteResult } from '../../harness';
+import type { TestBed } from '../setup';
+
+export const NODE = 'personnelData';
+
+/** A resource locator as the editor stores it. */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+export interface RunOptions {
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+}
+
+/** Runs the action node once, with the simulator's request log cleared first. */
+export async function run(bed: TestBed, parameters: INodeParameters, options: RunOptions = {}): Promise<ExecuteResult> {
+	bed.simulator.sim.clearRequests();
+	return await bed.runtime.execute({ nodeType: NODE, parameters, items: options.items, continueOnFail: options.continueOnFail });
+}
+
+/** Output items of the first output; fails the test with the node's error when it threw. */
+export function outputOf(result: ExecuteResult): INodeExecutionData[] {
+	if (result.error) throw result.error;
+	return result.items?.[0] ?? [];
+}
+
+export const jsonOf = (result: ExecuteResult): IDataObject[] => outputOf(result).map((item) => item.json);
+
+/** Requests that reached the API (provisioning left out). */
+export function apiRequests(bed: TestBed): RequestLogEntry[] {
+	return bed.simulator.sim.requests().filter((entry) => !entry.path.startsWith('/provisioning'));
+}
+
+/** Every `key=value` pair of a raw query string, decoded, in order. */
+export function queryPairs(rawQuery: string): Array<[string, string]> {
+	if (rawQuery === '') return [];
+	return rawQuery.split('&').map((pair) => {
+		const at = pair.indexOf('=');
+		const key = at === -1 ? pair : pair.slice(0, at);
+		const value = at === -1 ? '' : pair.slice(at + 1);
+		return [decodeURIComponent(key), decodeURIComponent(value)];
+	});
+}
+
+/** The values of one query parameter. */
+export function queryValues(rawQuery: string, name: string): string[] {
+	return queryPairs(rawQuery)
+		.filter(([key]) => key === name)
+		.map(([, value]) => value);
+}
+
+export const idsOf = (records: readonly IDataObject[]): string[] => records.map((record) => String(record.id));
+
+export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
