@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { provisioningFailureOf } from './provisioning';
+
 /** What a failed request left behind, stripped of the request itself (it holds the token). */
 export interface TransportFailure {
 	status?: number;
@@ -11,6 +13,11 @@ export interface TransportFailure {
 	message: string;
 	/** Set when pre-authentication failed: the message is the credential's own, free of secrets. */
 	provisioningMessage?: string;
+	/**
+	 * The request itself never left: getting a token failed first. Repeating it cannot write twice,
+	 * so a transient provisioning failure may be retried for every method.
+	 */
+	notSent?: boolean;
 }
 
 interface AxiosLike {
@@ -19,26 +26,58 @@ interface AxiosLike {
 	code?: string;
 	message?: string;
 	cause?: unknown;
+	/** Set on n8n's NodeApiError. */
+	httpCode?: string | null;
+	messages?: unknown;
+	context?: { data?: unknown };
 }
 
-/** n8n wraps the HTTP client's error in a NodeApiError whose `cause` is the original. */
+/** A response received with `ignoreHttpStatusErrors` + `returnFullResponse` (status and headers visible). */
+export function failureOfResponse(statusCode: number, headers: Record<string, unknown> | undefined, body: unknown): TransportFailure {
+	const retryAfter = headers?.['retry-after'];
+	return {
+		status: statusCode,
+		retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
+		body,
+		message: `HTTP ${statusCode}`,
+	};
+}
+
+function textsOf(error: AxiosLike): string[] {
+	const texts = [error.message, ...(Array.isArray(error.messages) ? error.messages : [])];
+	return texts.filter((text): text is string => typeof text === 'string');
+}
+
+/**
+ * A thrown error of `httpRequestWithAuthentication`. n8n wraps the HTTP client's error in a
+ * NodeApiError and (n8n-workflow 2.x: `ExecutionBaseError` redeclares `cause`) drops the original:
+ * what is left is `httpCode` (status or network code), `context.data` (the response body) and the
+ * original message among `messages`. Response headers, hence Retry-After, are lost on this path,
+ * which is why request.ts reads responses with `ignoreHttpStatusErrors` whenever it can.
+ */
 export function failureOf(error: unknown): TransportFailure {
 	let current = error as AxiosLike | undefined;
-	let provisioningMessage: string | undefined;
 	for (let depth = 0; depth < 4 && current; depth++) {
-		if (current.name === 'ProvisioningError') provisioningMessage = current.message;
 		if (current.response || !current.cause) break;
 		current = current.cause as AxiosLike;
 	}
+	const top = (error ?? {}) as AxiosLike;
+	for (const text of [...textsOf(top), ...(current && current !== top ? textsOf(current) : [])]) {
+		const provisioning = provisioningFailureOf(text);
+		if (provisioning) return { ...provisioning, message: text, provisioningMessage: text, notSent: true };
+	}
 	const response = current?.response;
-	const retryAfter = response?.headers?.['retry-after'];
+	if (response) {
+		const headers = response.headers;
+		return { ...failureOfResponse(response.status ?? 0, headers, response.data), code: current?.code };
+	}
+	const httpCode = typeof top.httpCode === 'string' ? top.httpCode : undefined;
+	const numeric = httpCode !== undefined && /^\d{3}$/.test(httpCode) ? Number(httpCode) : undefined;
 	return {
-		status: response?.status,
-		retryAfter: retryAfter === undefined ? undefined : String(retryAfter),
-		body: response?.data,
-		code: current?.code ?? (error as AxiosLike | undefined)?.code,
+		status: numeric,
+		body: numeric === undefined ? undefined : top.context?.data,
+		code: current?.code ?? top.code ?? (numeric === undefined ? httpCode : undefined),
 		message: current?.message ?? String(error),
-		provisioningMessage,
 	};
 }
 

@@ -37,21 +37,42 @@ function pick(body: unknown, paths: ReadonlyArray<readonly string[]>): string | 
 	return undefined;
 }
 
+const PROVISIONING_ERROR_PREFIX = 'Personnel Data API credential:';
+
+/** 429, 5xx and network failures of a provisioning call are worth another try; 4xx are not. */
+function isTransient(status: number | undefined, code: string | undefined): boolean {
+	if (status !== undefined) return status === 429 || status >= 500;
+	return code !== undefined;
+}
+
 /**
  * Errors from `helpers.httpRequest` carry the request (JTI, signature) and sometimes the response;
  * only the status and the API's reasons are kept so that no secret reaches a message or a log.
  */
 export class ProvisioningError extends Error {
-	constructor(step: string, detail: string) {
+	constructor(step: string, detail: string, transient = false) {
 		super(
-			`Personnel Data API credential: ${step} failed (${detail}). ` +
-				'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.',
+			`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ` +
+				(transient
+					? 'The service did not answer the token request; try again later.'
+					: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.'),
 		);
 		this.name = 'ProvisioningError';
 	}
 }
 
-function describeFailure(error: unknown): string {
+/**
+ * Recognises a ProvisioningError's message after n8n has wrapped it: n8n's NodeApiError keeps the
+ * message (or moves it to `messages`) but not the error object, so the message is the carrier.
+ * Returns the HTTP status or network code of the failed call, or undefined for other messages.
+ */
+export function provisioningFailureOf(text: string): { status?: number; code?: string } | undefined {
+	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+))?/.exec(text);
+	if (!match) return undefined;
+	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[2] };
+}
+
+function describeFailure(error: unknown): { detail: string; transient: boolean } {
 	const failure = error as {
 		response?: { status?: number; data?: { errors?: Array<{ reason?: string }> } };
 		code?: string;
@@ -60,8 +81,11 @@ function describeFailure(error: unknown): string {
 	const reasons = (failure.response?.data?.errors ?? [])
 		.map((inner) => inner.reason)
 		.filter((reason): reason is string => typeof reason === 'string');
-	if (status !== undefined) return [`HTTP ${status}`, ...reasons].join(', ');
-	return failure.code ?? 'no response from the server';
+	const code = status === undefined ? (failure.code ?? 'NO_RESPONSE') : undefined;
+	return {
+		detail: status !== undefined ? [`HTTP ${status}`, ...reasons].join(', ') : (code as string),
+		transient: isTransient(status, code),
+	};
 }
 
 async function postJson(
@@ -71,13 +95,13 @@ async function postJson(
 	body: IDataObject,
 	step: string,
 ): Promise<unknown> {
-	let failure: string | undefined;
+	let failure: { detail: string; transient: boolean } | undefined;
 	const response: unknown = await helpers
 		.httpRequest({ method: 'POST', url: `${baseUrl}${path}`, body, json: true })
 		.catch((error: unknown) => {
 			failure = describeFailure(error);
 		});
-	if (failure !== undefined) throw new ProvisioningError(step, failure);
+	if (failure !== undefined) throw new ProvisioningError(step, failure.detail, failure.transient);
 	return response;
 }
 

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -12,7 +15,7 @@ import { HTTP } from '../apiChoices';
 import { baseUrlOf } from './baseUrl';
 import { toNodeApiError } from './errors';
 import type { TransportFailure } from './failure';
-import { failureOf } from './failure';
+import { failureOf, failureOfResponse } from './failure';
 import type { Query } from './query';
 import { withQuery } from './query';
 import { gateFor } from './rateGate';
@@ -35,7 +38,19 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
-async function sendOnce(context: ApiContext, request: ApiRequest, url: string): Promise<unknown> {
+type Outcome = { body: unknown; failure?: undefined } | { failure: TransportFailure };
+
+/**
+ * One HTTP exchange through n8n's helper, so that pre-authentication, proxies and (in `renew`
+ * mode) n8n's "401 → provision again → retry once" apply.
+ *
+ * Why two modes: when the helper throws, n8n wraps the error in a NodeApiError that keeps the status
+ * and body but drops the response headers, so a 429's Retry-After would be lost. In `observe` mode
+ * the response comes back whatever its status (`ignoreHttpStatusErrors`), headers included; but
+ * then a 401 is not an error to n8n and it does not renew the token. So: `observe` while the stored
+ * token is believed valid, `renew` when it is missing or past its `expiresAt` (n8n sees the 401).
+ */
+async function send(context: ApiContext, request: ApiRequest, url: string, mode: 'observe' | 'renew'): Promise<Outcome> {
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url,
@@ -44,8 +59,80 @@ async function sendOnce(context: ApiContext, request: ApiRequest, url: string): 
 		headers: { Accept: 'application/json' },
 	};
 	if (request.body !== undefined) options.body = request.body;
-	// Through n8n's helper so that pre-authentication, the retry after a 401 and proxies apply.
-	return await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
+	if (mode === 'observe') {
+		options.ignoreHttpStatusErrors = true;
+		options.returnFullResponse = true;
+	}
+	try {
+		const response: unknown = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
+		if (mode === 'renew') return { body: response };
+		const full = response as IN8nHttpFullResponse;
+		if (full.statusCode >= 200 && full.statusCode < 300) return { body: full.body };
+		return { failure: failureOfResponse(full.statusCode, full.headers as Record<string, unknown>, full.body) };
+	} catch (error) {
+		return { failure: failureOf(error) };
+	}
+}
+
+/** Treat a token as expired this long before its `exp`, so that a request does not race the expiry. */
+const EXPIRY_MARGIN_MS = 10_000;
+
+function tokenOf(credentials: ICredentialDataDecryptedObject): string {
+	return String(credentials.accessToken ?? '');
+}
+
+/** No token yet, or its stored expiry (decoded from the JWT) has passed: the next request renews it. */
+function needsNewToken(credentials: ICredentialDataDecryptedObject): boolean {
+	if (tokenOf(credentials) === '') return true;
+	const expiresAt = Date.parse(String(credentials.expiresAt ?? ''));
+	return Number.isFinite(expiresAt) && expiresAt - EXPIRY_MARGIN_MS <= Date.now();
+}
+
+/**
+ * Renewals in flight, by credential and token being replaced. n8n provisions once per 401 and
+ * nothing serialises concurrent requests, so with the node's Concurrency option every in-flight
+ * request would provision its own token. The first request that finds the token missing or
+ * expired goes alone; the others wait for it (once) and then use the token it stored.
+ */
+const renewals = new Map<string, Promise<void>>();
+
+function renewalKey(credentials: ICredentialDataDecryptedObject): string {
+	const digest = createHash('sha256').update(tokenOf(credentials)).digest('hex');
+	return [baseUrlOf(credentials), String(credentials.authMode ?? ''), String(credentials.jti ?? ''), digest].join('\n');
+}
+
+/** One attempt from the caller's point of view: the token renewal, if one is due, is part of it. */
+async function attemptOnce(context: ApiContext, request: ApiRequest, url: string): Promise<Outcome> {
+	let refused: string | undefined;
+	let waited = false;
+	for (let round = 0; round < 4; round++) {
+		const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+		const token = tokenOf(credentials);
+		if (token !== refused && !needsNewToken(credentials)) {
+			const outcome = await send(context, request, url, 'observe');
+			if (outcome.failure?.status !== 401) return outcome;
+			// The server refused a token our clock thinks valid (revoked, or the clocks differ):
+			// renew it below unless another request has done so meanwhile.
+			refused = token;
+			continue;
+		}
+		const key = renewalKey(credentials);
+		const pending = renewals.get(key);
+		if (pending && !waited) {
+			waited = true;
+			await pending;
+			continue;
+		}
+		const run = send(context, request, url, 'renew');
+		const done = run.then(() => undefined);
+		if (!pending) renewals.set(key, done);
+		try {
+			return await run;
+		} finally {
+			if (renewals.get(key) === done) renewals.delete(key);
+		}
+	}
+	return await send(context, request, url, 'renew');
 }
 
 /** The only way node code talks to the API: authentication, retries and error mapping. */
@@ -60,16 +147,14 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 	while (attempt < HTTP.maxAttempts) {
 		attempt++;
 		await gate.ready();
-		try {
-			return (await sendOnce(this, request, url)) as T;
-		} catch (error) {
-			failure = failureOf(error);
-			if (!isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
-			const delay = retryDelayMs(failure, attempt);
-			if (delay > HTTP.retryAfterMaxMs) break;
-			if (failure.status === 429) gate.pauseFor(delay);
-			await sleep(delay);
-		}
+		const outcome = await attemptOnce(this, request, url);
+		if (!outcome.failure) return outcome.body as T;
+		failure = outcome.failure;
+		if (!isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
+		const delay = retryDelayMs(failure, attempt);
+		if (delay > HTTP.retryAfterMaxMs) break;
+		if (failure.status === 429) gate.pauseFor(delay);
+		await sleep(delay);
 	}
 	throw toNodeApiError(this.getNode(), failure as TransportFailure, {
 		method: request.method,

@@ -17,6 +17,8 @@ export function isIdempotent(method: IHttpRequestMethods, declaredIdempotent = f
  */
 export function isRetryable(failure: TransportFailure, idempotent: boolean): boolean {
 	if (failure.status === 429) return true;
+	// A token request that failed transiently: the API request itself was never sent.
+	if (failure.notSent) return failure.status !== undefined ? failure.status >= 500 : failure.code !== undefined;
 	if (!idempotent) return false;
 	if (failure.status !== undefined) return RETRYABLE_STATUS_WHEN_IDEMPOTENT.has(failure.status);
 	return failure.code !== undefined && RETRYABLE_NETWORK_CODES.has(failure.code);
@@ -30,10 +32,17 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Exponential backoff with full jitter, unless the server said how long to wait. */
+/**
+ * The backoff used when the server names no delay. Production always uses HTTP's values; tests
+ * may lower them (and must restore them) so that exhausting the attempts does not take seconds.
+ * Retry-After is always honoured as sent, whatever these are.
+ */
+export const backoffTiming = { baseMs: HTTP.backoffBaseMs as number, maxMs: HTTP.backoffMaxMs as number };
+
+/** Exponential backoff with jitter (50–100 % of the ceiling), unless the server said how long to wait. */
 export function retryDelayMs(failure: TransportFailure, attempt: number, random = Math.random): number {
 	const announced = retryAfterMs(failure.retryAfter);
 	if (announced !== undefined) return announced;
-	const ceiling = Math.min(HTTP.backoffMaxMs, HTTP.backoffBaseMs * 2 ** (attempt - 1));
+	const ceiling = Math.min(backoffTiming.maxMs, backoffTiming.baseMs * 2 ** (attempt - 1));
 	return Math.round(ceiling * (0.5 + random() / 2));
 }
