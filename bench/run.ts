@@ -1,0 +1,331 @@
+/**
+ * `npm run bench [-- --quick] [-- --out <file>]`
+ *
+ * Starts the simulator in its own process (test/simulator/cli.ts) and runs every measurement in a
+ * fresh worker process (bench/worker.ts), then prints Markdown tables and writes the same figures
+ * as JSON: bench/results/latest.json (full run) or bench/results/quick.tmp.json (--quick).
+ * Times are compared only as ratios taken in the same worker, raw loop and node alternating.
+ */
+import { cpus, loadavg } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+import { PAGE_SIZE_MAX } from '../nodes/shared/apiChoices';
+import { SimulatorClient } from '../test/simulator/client';
+import {
+	REPO_ROOT,
+	median,
+	runWorker,
+	startSimulatorProcess,
+	type MemoryResult,
+	type PerItemResult,
+	type ReturnAllResult,
+	type SimulatorSource,
+	type TokensResult,
+	type TriggerResult,
+} from './common';
+
+interface Plan {
+	quick: boolean;
+	sizes: number[];
+	/** Timed repetitions per size. */
+	reps: Record<number, number>;
+	conditionReps: number;
+	triggerEmployees: number;
+	triggerChanges: number;
+	triggerReps: number;
+	tokenRequests: number;
+	perItemItems: number;
+	out: string;
+}
+
+const LATENCY_MS = 20;
+const TOKEN_TTL_SECONDS = 60;
+const TOKEN_STEP_SECONDS = 1;
+const CONCURRENCIES = [1, 5, 10];
+const PASS_RATE = 10;
+const TARGET_WALL_RATIO = 1.2;
+const TARGET_MEMORY_RATIO = 2;
+
+function planFrom(argv: readonly string[]): Plan {
+	const quick = argv.includes('--quick');
+	const outAt = argv.indexOf('--out');
+	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
+	for (const arg of argv) {
+		if (arg.startsWith('--') && arg !== '--quick' && arg !== '--out') throw new Error(`unknown argument ${arg}; expected --quick or --out <file>`);
+	}
+	return quick
+		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: 3, triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, perItemItems: 200, out }
+		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 7, 10_000: 5, 100_000: 2 }, conditionReps: 3, triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, perItemItems: 1_000, out };
+}
+
+// ---------------------------------------------------------------- formatting
+
+const int = (value: number): string => Math.round(value).toLocaleString('en-US');
+const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const mark = (ok: boolean): string => (ok ? 'yes' : '**no**');
+
+function table(headers: string[], rows: string[][]): string {
+	return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+function log(message: string): void {
+	process.stderr.write(`${message}\n`);
+}
+
+// ---------------------------------------------------------------- derived figures
+
+interface WallFigures {
+	nodeMedianMs: number;
+	rawMedianMs: number;
+	/** median(node) / median(raw). */
+	ratio: number;
+	/** min(node) / min(raw): least disturbed by other load on the machine. */
+	bestRatio: number;
+}
+
+function wall(nodeMs: readonly number[], rawMs: readonly number[]): WallFigures {
+	const nodeMedianMs = median(nodeMs);
+	const rawMedianMs = median(rawMs);
+	return { nodeMedianMs, rawMedianMs, ratio: nodeMedianMs / rawMedianMs, bestRatio: Math.min(...nodeMs) / Math.min(...rawMs) };
+}
+
+interface MemoryFigures {
+	n: number;
+	jsonBytesPerRecord: number;
+	nodeBytesPerRecord: number;
+	rawBytesPerRecord: number;
+	nodeRatio: number;
+	rawRatio: number;
+	nodeHeapPerRecord: number;
+	rawHeapPerRecord: number;
+}
+
+function memoryFigures(node: MemoryResult, raw: MemoryResult): MemoryFigures {
+	const perRecord = (m: MemoryResult) => (m.rssPeak - m.rssBefore) / Math.max(1, m.records);
+	const json = node.jsonBytesPerRecord;
+	return {
+		n: node.n,
+		jsonBytesPerRecord: json,
+		nodeBytesPerRecord: perRecord(node),
+		rawBytesPerRecord: perRecord(raw),
+		nodeRatio: perRecord(node) / json,
+		rawRatio: perRecord(raw) / json,
+		nodeHeapPerRecord: node.heapRetained / Math.max(1, node.records),
+		rawHeapPerRecord: raw.heapRetained / Math.max(1, raw.records),
+	};
+}
+
+// ---------------------------------------------------------------- the run
+
+async function main(): Promise<void> {
+	const plan = planFrom(process.argv.slice(2));
+	const started = performance.now();
+	const loadBefore = loadavg();
+	log(`bench: ${plan.quick ? 'quick' : 'full'} run; simulator and every measurement in separate processes`);
+	const sim = await startSimulatorProcess(['--employees', String(plan.sizes[0])]);
+	const control = new SimulatorClient(sim.baseUrl);
+	const source: Extract<SimulatorSource, { kind: 'external' }> = {
+		kind: 'external',
+		baseUrl: sim.baseUrl,
+		jti: sim.credentials.admin.jti,
+		refreshToken: sim.credentials.admin.refreshToken,
+	};
+	const { scanLimit } = await control.getConfig();
+
+	const returnAll: ReturnAllResult[] = [];
+	const withCondition: Array<ReturnAllResult & { conditionId: string }> = [];
+	const memory: MemoryFigures[] = [];
+	const memoryRaw: MemoryResult[] = [];
+	const variants: Array<{ label: string; result: ReturnAllResult }> = [];
+	let trigger: TriggerResult;
+	let tokens: TokensResult;
+	let perItem: PerItemResult;
+
+	try {
+		for (const n of plan.sizes) {
+			await control.reset({ sizes: { employees: n } });
+			// A hash rule on the id passes about one employee in ten (the seeded ones pass 1 % or 1/mod for mod 2–9).
+			const [condition] = await control.createRecords('conditions', 1, {
+				overrides: { name: `Bench: ${PASS_RATE} % of employees`, domain: 'employee', summary: null, data_engine: { hash: { field: 'id', mod: 100 / PASS_RATE, eq: 0 } } },
+			});
+			log(`N = ${int(n)}: Return All`);
+			returnAll.push(await runWorker<ReturnAllResult>({ kind: 'returnAll', simulator: source, n, reps: plan.reps[n], simplify: false }));
+			log(`N = ${int(n)}: Return All with a ${PASS_RATE} % condition`);
+			const conditioned = await runWorker<ReturnAllResult>({ kind: 'returnAll', simulator: source, n, conditionId: condition.id, reps: plan.conditionReps, simplify: false });
+			withCondition.push({ ...conditioned, conditionId: condition.id });
+			log(`N = ${int(n)}: memory (node, then raw loop; one fresh process each)`);
+			const nodeMemory = await runWorker<MemoryResult>({ kind: 'memory', simulator: source, n, mode: 'node' });
+			const rawMemory = await runWorker<MemoryResult>({ kind: 'memory', simulator: source, n, mode: 'raw' });
+			memoryRaw.push(nodeMemory, rawMemory);
+			memory.push(memoryFigures(nodeMemory, rawMemory));
+			if (n === 10_000) {
+				log('N = 10,000: Return All with Simplify on (the node\'s default)');
+				variants.push({ label: 'Simplify on (default), simulator in its own process', result: await runWorker<ReturnAllResult>({ kind: 'returnAll', simulator: source, n, reps: 3, simplify: true }) });
+				log('N = 10,000: Return All with the simulator in the worker\'s process');
+				variants.push({ label: 'Simplify off, simulator in the same process', result: await runWorker<ReturnAllResult>({ kind: 'returnAll', simulator: { kind: 'inProcess', employees: n }, n, reps: 3, simplify: false }) });
+			}
+		}
+
+		await control.reset({ sizes: { employees: plan.triggerEmployees } });
+		log(`trigger: idle polls and a poll of ${int(plan.triggerChanges)} changes`);
+		trigger = await runWorker<TriggerResult>({ kind: 'trigger', simulator: source, changes: plan.triggerChanges, reps: plan.triggerReps });
+		log(`tokens: ${int(plan.tokenRequests)} requests, ${TOKEN_TTL_SECONDS} s token lifetime, simulator clock +${TOKEN_STEP_SECONDS} s per request`);
+		tokens = await runWorker<TokensResult>({ kind: 'tokens', simulator: source, requests: plan.tokenRequests, ttlSeconds: TOKEN_TTL_SECONDS, stepSeconds: TOKEN_STEP_SECONDS });
+		log(`per item: ${int(plan.perItemItems)} Get items, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCIES.join(', ')}`);
+		perItem = await runWorker<PerItemResult>({ kind: 'perItem', simulator: source, items: plan.perItemItems, latencyMs: LATENCY_MS, concurrencies: CONCURRENCIES });
+	} finally {
+		await sim.stop();
+	}
+
+	// ------------------------------------------------------------ tables
+	const listFloor = (n: number) => Math.ceil(n / PAGE_SIZE_MAX);
+	const sections: string[] = [];
+
+	sections.push(
+		'### Return All (Employee → Get Many → Return All, Simplify off)\n\n' +
+			table(
+				['N', 'records', 'requests sent', 'floor (pages + token)', 'at floor', 'raw loop requests', 'node ms (median)', 'raw fetch ms (median)', 'wall ratio (median)', 'wall ratio (best)'],
+				returnAll.map((r) => {
+					const w = wall(r.nodeMs, r.rawMs);
+					const floor = listFloor(r.n) + 2;
+					return [int(r.n), int(r.records), `${int(r.listRequests)} + ${r.provisioningRequests}`, `${int(listFloor(r.n))} + 2`, mark(r.requests === floor), int(r.rawRequests), int(w.nodeMedianMs), int(w.rawMedianMs), `${fixed(w.ratio)}×`, `${fixed(w.bestRatio)}×`];
+				}),
+			),
+	);
+	if (variants.length > 0) {
+		sections.push(
+			'#### N = 10,000 variants\n\n' +
+				table(
+					['variant', 'requests', 'node ms (median)', 'raw fetch ms (median)', 'wall ratio (median)', 'wall ratio (best)'],
+					variants.map(({ label, result }) => {
+						const w = wall(result.nodeMs, result.rawMs);
+						return [label, `${int(result.listRequests)} + ${result.provisioningRequests}`, int(w.nodeMedianMs), int(w.rawMedianMs), `${fixed(w.ratio)}×`, `${fixed(w.bestRatio)}×`];
+					}),
+				),
+		);
+	}
+	sections.push(
+		'### Memory of Return All (fresh process each; peak RSS growth per record)\n\n' +
+			table(
+				['N', 'JSON bytes / record', 'node: RSS growth / record', 'node ÷ JSON', 'raw loop: RSS growth / record', 'raw ÷ JSON', 'node: heap after GC / record', 'raw: heap after GC / record'],
+				memory.map((m) => [
+					int(m.n),
+					int(m.jsonBytesPerRecord),
+					int(m.nodeBytesPerRecord),
+					`${fixed(m.nodeRatio)}×`,
+					int(m.rawBytesPerRecord),
+					`${fixed(m.rawRatio)}×`,
+					int(m.nodeHeapPerRecord),
+					int(m.rawHeapPerRecord),
+				]),
+			),
+	);
+	sections.push(
+		`### Return All with a condition (~${PASS_RATE} % pass; server reads at most ${scanLimit} records per request)\n\n` +
+			table(
+				['N', 'records (pass rate)', 'list requests', `floor ceil(N/${scanLimit})`, 'at floor', 'raw loop requests', 'wall ratio (median)', 'wall ratio (best)'],
+				withCondition.map((r) => {
+					const w = wall(r.nodeMs, r.rawMs);
+					const floor = Math.ceil(r.n / scanLimit);
+					return [int(r.n), `${int(r.records)} (${fixed((100 * r.records) / r.n, 1)} %)`, `${int(r.listRequests)} + ${r.provisioningRequests}`, int(floor), mark(r.listRequests === floor), int(r.rawRequests), `${fixed(w.ratio)}×`, `${fixed(w.bestRatio)}×`];
+				}),
+			),
+	);
+	const triggerWall = wall(trigger.nodeMs, trigger.rawMs);
+	sections.push(
+		`### Trigger (Employee, Created or Updated; ${int(plan.triggerEmployees)} employees)\n\n` +
+			table(
+				['poll', 'requests', 'floor', 'at floor', 'records emitted', 'node ms (median)', 'raw fetch ms (median)', 'wall ratio (median)'],
+				[
+					['activation (first poll, fresh credential)', int(trigger.activationRequests), '—', '—', '0', '', '', ''],
+					['idle', int(trigger.idleRequests), '1', mark(trigger.idleRequests === 1), '0', '', '', ''],
+					[
+						`${int(trigger.changes)} changes`,
+						int(trigger.changeRequests),
+						`${int(listFloor(trigger.changes + trigger.idsAtWatermark))} (${int(trigger.changes)} + ${trigger.idsAtWatermark} at the watermark, re-read by gte)`,
+						mark(trigger.changeRequests === listFloor(trigger.changes + trigger.idsAtWatermark)),
+						int(trigger.emitted),
+						int(triggerWall.nodeMedianMs),
+						int(triggerWall.rawMedianMs),
+						`${fixed(triggerWall.ratio)}×`,
+					],
+					['idle, after the changes', int(trigger.idleAfterChangesRequests), '1', mark(trigger.idleAfterChangesRequests === 1), '0', '', '', ''],
+				],
+			),
+	);
+	const tokenFloor = 2 * Math.ceil(tokens.simulatedSeconds / tokens.ttlSeconds);
+	const provisioning = tokens.provisioningBegin + tokens.provisioningRefresh;
+	sections.push(
+		`### Token provisioning (${int(tokens.requests)} Get requests, token lifetime ${tokens.ttlSeconds} s, simulator clock +${tokens.stepSeconds} s before each)\n\n` +
+			table(
+				['simulated time', 'provisioning calls (begin + refresh)', 'floor 2 × ceil(time / lifetime)', '401 answers', 'requests in all', 'extra requests', 'failed items'],
+				[[
+					`${int(tokens.simulatedSeconds)} s`,
+					`${int(provisioning)} (${tokens.provisioningBegin} + ${tokens.provisioningRefresh})`,
+					int(tokenFloor),
+					int(tokens.unauthorized),
+					int(tokens.total),
+					`${fixed((100 * (tokens.total - tokens.requests)) / tokens.requests, 1)} %`,
+					int(tokens.failed),
+				]],
+			),
+	);
+	const sequential = perItem.runs.find((r) => r.concurrency === 1)?.ms ?? Number.NaN;
+	sections.push(
+		`### Per-item Get (${int(perItem.items)} items, ${perItem.latencyMs} ms added per request)\n\n` +
+			table(
+				['Concurrency', 'requests', 'wall ms', 'speed-up vs 1', 'ideal ms (items × latency ÷ concurrency)', 'wall ÷ ideal', 'errors'],
+				perItem.runs.map((r) => {
+					const ideal = (perItem.items * perItem.latencyMs) / r.concurrency;
+					return [String(r.concurrency), int(r.requests), int(r.ms), `${fixed(sequential / r.ms)}×`, int(ideal), `${fixed(r.ms / ideal)}×`, int(r.errors)];
+				}),
+			),
+	);
+
+	const at10k = returnAll.find((r) => r.n === 10_000);
+	const targets = [
+		['Return All sends exactly the floor number of requests', mark(returnAll.every((r) => r.requests === listFloor(r.n) + 2))],
+		[`Wall time within ${TARGET_WALL_RATIO}× of the raw loop at N = 10,000 (median ratio)`, at10k ? `${mark(wall(at10k.nodeMs, at10k.rawMs).ratio <= TARGET_WALL_RATIO)} (${fixed(wall(at10k.nodeMs, at10k.rawMs).ratio)}×)` : 'not measured'],
+		[`Memory per record within ${TARGET_MEMORY_RATIO}× of its JSON size (largest N)`, `${mark(memory[memory.length - 1].nodeRatio <= TARGET_MEMORY_RATIO)} (${fixed(memory[memory.length - 1].nodeRatio)}×; raw loop ${fixed(memory[memory.length - 1].rawRatio)}×)`],
+		['Idle poll = 1 request', mark(trigger.idleRequests === 1 && trigger.idleAfterChangesRequests === 1)],
+	];
+	sections.unshift('### Targets\n\n' + table(['target', 'met'], targets));
+
+	const seconds = (performance.now() - started) / 1000;
+	const loadAfter = loadavg();
+	const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${fixed(loadBefore[0])} → ${fixed(loadAfter[0])}`;
+	const markdown = `## Benchmark (${plan.quick ? 'quick' : 'full'} run, ${new Date().toISOString().slice(0, 10)})\n\n${machine}; ${fixed(seconds, 0)} s in all. Ratios are taken within one worker process, raw loop and node alternating; absolute times vary with the machine.\n\n${sections.join('\n\n')}\n`;
+	process.stdout.write(`${markdown}\n`);
+
+	mkdirSync(dirname(plan.out), { recursive: true });
+	writeFileSync(
+		plan.out,
+		`${JSON.stringify(
+			{
+				generatedAt: new Date().toISOString(),
+				quick: plan.quick,
+				machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadBefore, loadAfter },
+				seconds,
+				scanLimit,
+				returnAll: returnAll.map((r) => ({ ...r, wall: wall(r.nodeMs, r.rawMs), floor: listFloor(r.n) + 2 })),
+				variants: variants.map(({ label, result }) => ({ label, ...result, wall: wall(result.nodeMs, result.rawMs) })),
+				memory,
+				memoryRaw,
+				withCondition: withCondition.map((r) => ({ ...r, wall: wall(r.nodeMs, r.rawMs), floor: Math.ceil(r.n / scanLimit), passRate: r.records / r.n })),
+				trigger: { ...trigger, wall: triggerWall, floor: listFloor(trigger.changes + trigger.idsAtWatermark) },
+				tokens: { ...tokens, provisioning, floor: tokenFloor },
+				perItem,
+				targets: Object.fromEntries(targets),
+			},
+			null,
+			2,
+		)}\n`,
+	);
+	log(`bench: wrote ${relative(REPO_ROOT, plan.out)}`);
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+	process.exit(1);
+});
