@@ -1,0 +1,229 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { TestBed } from '../setup';
+import { startTestBed } from '../setup';
+import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
+
+/**
+ * One bad input per row. `sent: false`: the node must catch it before any API request (the
+ * request log stays empty). `sent: true`: only the server can tell, and its answer must reach
+ * the user. Either way the message names the field and says what was expected.
+ */
+interface BadInput {
+	name: string;
+	parameters: (ids: Ids) => INodeParameters;
+	/** Substrings of the error (message, plus description for API errors). */
+	expected: Array<string | RegExp>;
+	sent: boolean;
+}
+
+interface Ids {
+	employee: string;
+	integration: string;
+	otherDomainCondition: string;
+	transfer: string;
+}
+
+const getEmployee = (id: string): INodeParameters => ({ resource: 'employee', operation: 'get', id: byId(id) });
+const listEmployees = (extra: INodeParameters): INodeParameters => ({ resource: 'employee', operation: 'getMany', ...extra });
+const filter = (field: string, operator: string, value: string) => ({ filters: { filter: [{ field, operator, value }] } });
+const listWith = (resource: string, field: string, operator: string, value: string): INodeParameters => ({
+	resource,
+	operation: 'getMany',
+	...filter(field, operator, value),
+});
+const create = (extra: INodeParameters): INodeParameters => ({
+	resource: 'employee',
+	operation: 'create',
+	first_name: 'Ada',
+	last_name: 'Lovelace',
+	...extra,
+});
+const timeType = (integration: string, extra: INodeParameters): INodeParameters => ({
+	resource: 'systemTimeType',
+	operation: 'createOrUpdate',
+	systemIntegrationId: integration,
+	typeName: 'Overtime',
+	...extra,
+});
+const rows = (...entries: Array<[string, string, string]>) => ({
+	datedValues: { entry: entries.map(([property, validFrom, value]) => ({ property, validFrom, value })) },
+});
+const EXPECT_UUID = 'expected a UUID';
+
+const TABLE: BadInput[] = [
+	// ---- record locators
+	{ name: 'employee id not a uuid', parameters: () => getEmployee('not-a-uuid'), expected: ['Employee', '"not-a-uuid"', EXPECT_UUID], sent: false },
+	{ name: 'employee id empty', parameters: () => getEmployee(''), expected: ['Employee', 'ID is required', EXPECT_UUID], sent: false },
+	{ name: 'time report id too short', parameters: () => ({ resource: 'timeReport', operation: 'get', id: byId('1c87fa56-d7cd-4f21-a093-9b9974ca404') }), expected: ['Time Report', EXPECT_UUID], sent: false },
+	{ name: 'org unit id not hex', parameters: () => ({ resource: 'organizationalUnit', operation: 'get', id: byId('g0000000-0000-4000-8000-000000000000') }), expected: ['Organizational Unit', EXPECT_UUID], sent: false },
+	{ name: 'competence id in braces', parameters: () => ({ resource: 'competence', operation: 'get', id: byId(`{${UNKNOWN_UUID}}`) }), expected: ['Competence', EXPECT_UUID], sent: false },
+	{ name: 'file transfer id a number', parameters: () => ({ resource: 'fileTransfer', operation: 'get', id: byId('12345') }), expected: ['File Transfer', '"12345"', EXPECT_UUID], sent: false },
+	{ name: 'job id with a path', parameters: () => ({ resource: 'job', operation: 'get', id: byId(`${UNKNOWN_UUID}/../x`) }), expected: ['Job', EXPECT_UUID], sent: false },
+	{ name: 'update: employee id malformed', parameters: () => ({ resource: 'employee', operation: 'update', id: byId('abc'), fields: { phone1: '1' } }), expected: ['Employee', '"abc"', EXPECT_UUID], sent: false },
+	{ name: 'replace: employee id malformed', parameters: () => ({ resource: 'employee', operation: 'replace', id: byId('abc'), first_name: 'A', last_name: 'B' }), expected: ['Employee', EXPECT_UUID], sent: false },
+	{ name: 'time type: integration id malformed', parameters: () => timeType('integration-1', {}), expected: ['System Integration ID', '"integration-1"', EXPECT_UUID], sent: false },
+	{ name: 'condition locator not a uuid', parameters: () => listEmployees({ condition: byId('north-office') }), expected: ['Condition', '"north-office"', EXPECT_UUID], sent: false },
+
+	// ---- filters
+	{ name: 'filter id eq not a uuid', parameters: () => listEmployees(filter('id', 'eq', 'nope')), expected: ['Filter 1 › Value', '"nope"', 'ID', EXPECT_UUID], sent: false },
+	{ name: 'filter id in with one bad value', parameters: ({ employee }) => listEmployees(filter('id', 'in', `${employee}, bad`)), expected: ['Filter 1 › Value', '"bad"', EXPECT_UUID], sent: false },
+	{ name: 'filter employee_id eq not a uuid', parameters: () => listWith('timeReport', 'employee_id', 'eq', '42'), expected: ['Value', '"42"', 'Employee ID', EXPECT_UUID], sent: false },
+	{ name: 'unknown filter field', parameters: () => listEmployees(filter('salary', 'eq', '1')), expected: ['Filter 1 › Field', '"salary"', 'expected one of', 'last_name'], sent: false },
+	{ name: 'field that is not filterable', parameters: () => listEmployees(filter('phone1', 'eq', '1')), expected: ['Field', '"phone1"', 'expected one of'], sent: false },
+	{ name: 'condition summary is not filterable (spec)', parameters: () => listWith('condition', 'summary', 'eq', 'x'), expected: ['Field', '"summary"', 'expected one of id, name, domain, inserted_at, updated_at'], sent: false },
+	{ name: 'operator not allowed for the field', parameters: () => listEmployees(filter('email', 'gt', 'a')), expected: ['Filter 1 › Operator', '"gt"', 'Email', 'expected one of eq, ilike'], sent: false },
+	{ name: 'unknown operator', parameters: () => listEmployees(filter('updated_at', 'like', '2026-01-01T00:00:00Z')), expected: ['Operator', '"like"', 'expected one of eq, gt, lt, gte, lte'], sent: false },
+	{ name: '"in" on a date-time', parameters: () => listEmployees(filter('updated_at', 'in', '2026-01-01T00:00:00Z')), expected: ['Operator', '"in"', 'Updated At'], sent: false },
+	{ name: 'date-time filter with words', parameters: () => listEmployees(filter('updated_at', 'gte', 'yesterday')), expected: ['Value', '"yesterday"', 'Updated At', 'ISO 8601'], sent: false },
+	{ name: 'date-time filter with a date only', parameters: () => listEmployees(filter('inserted_at', 'gte', '2026-11-01')), expected: ['Value', '"2026-11-01"', 'ISO 8601'], sent: false },
+	{ name: 'impossible date 2026-02-30', parameters: () => listWith('timeReport', 'start_date', 'gte', '2026-02-30'), expected: ['Value', '"2026-02-30"', 'Start Date', 'YYYY-MM-DD'], sent: false },
+	{ name: 'impossible month 2026-13-01', parameters: () => listWith('employeeCompetence', 'valid_to', 'lt', '2026-13-01'), expected: ['Value', '"2026-13-01"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'impossible date-time 2026-02-30T10:00:00Z', parameters: () => listEmployees(filter('updated_at', 'gt', '2026-02-30T10:00:00Z')), expected: ['Value', '"2026-02-30T10:00:00Z"', 'ISO 8601'], sent: false },
+	{ name: 'condition domain not in the enumeration', parameters: () => listWith('condition', 'domain', 'eq', 'employees'), expected: ['Value', '"employees"', 'Domain', 'one of finance'], sent: false },
+	{ name: 'empty filter value', parameters: () => listEmployees(filter('last_name', 'eq', '')), expected: ['Filter 1 › Value', 'required', 'Last Name'], sent: false },
+	{ name: '"in" with only commas', parameters: () => listWith('organizationalUnit', 'tier', 'in', ' , ,'), expected: ['Value', 'required', 'Tier'], sent: false },
+
+	// ---- limit, order, select, shape
+	{ name: 'limit 0', parameters: () => listEmployees({ limit: 0 }), expected: ['Limit', 'whole number from 1'], sent: false },
+	{ name: 'limit -1', parameters: () => listEmployees({ limit: -1 }), expected: ['Limit', 'whole number from 1', '-1'], sent: false },
+	{ name: 'limit 1.5', parameters: () => listEmployees({ limit: 1.5 }), expected: ['Limit', 'whole number', '1.5'], sent: false },
+	{ name: 'limit over the maximum', parameters: () => listEmployees({ limit: 10_000_001 }), expected: ['Limit', 'to 10000000', '10000001'], sent: false },
+	{ name: 'limit as text from an expression', parameters: () => listEmployees({ limit: '={{ "ten" }}' }), expected: ['Limit'], sent: false },
+	{ name: 'order by a field that is not orderable', parameters: () => listEmployees({ options: { orderBy: 'email' } }), expected: ['Order By', '"email"'], sent: false },
+	{ name: 'order direction unknown', parameters: () => listEmployees({ options: { orderBy: 'id', orderDirection: 'up' } }), expected: ['Order Direction', 'asc or desc', '"up"'], sent: false },
+	{ name: 'select an unknown field', parameters: () => listEmployees({ options: { select: ['salary'] } }), expected: ['Fields to Return', 'salary'], sent: false },
+	{ name: 'shape not valid JSON', parameters: () => listEmployees({ options: { shape: '{name: first_name' } }), expected: ['Shape (JSON)', 'not valid JSON'], sent: false },
+	{ name: 'shape a JSON array', parameters: () => listEmployees({ options: { shape: '["first_name"]' } }), expected: ['Shape (JSON)', 'expected a JSON object', 'array'], sent: false },
+
+	// ---- employee writes
+	{ name: 'create without first_name', parameters: () => create({ first_name: '' }), expected: ['first_name', 'required', 'non-empty text'], sent: false },
+	{ name: 'replace with a blank last_name', parameters: ({ employee }) => ({ resource: 'employee', operation: 'replace', id: byId(employee), first_name: 'A', last_name: '   ' }), expected: ['last_name', 'required'], sent: false },
+	{ name: 'bad email', parameters: () => create({ fields: { email: 'ada-at-example' } }), expected: ['email', '"ada-at-example"', 'name@domain'], sent: false },
+	{ name: 'update with nothing to update', parameters: ({ employee }) => ({ resource: 'employee', operation: 'update', id: byId(employee) }), expected: ['Update Fields', 'nothing to update'], sent: false },
+	{ name: 'dated rows: two null valid_from', parameters: () => create(rows(['title', '', 'A'], ['title', ' ', 'B'])), expected: ['title', '2 entries have an empty valid_from', 'at most one'], sent: false },
+	{
+		name: 'Other Fields JSON: two null valid_from',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: null, value: 'A' }, { valid_from: null, value: 'B' }] } }) }),
+		expected: ['data.properties.title', 'empty valid_from', 'at most one'],
+		sent: false,
+	},
+	{ name: 'dated rows: the same date twice', parameters: () => create(rows(['cost_center', '2026-01-01', 'A'], ['cost_center', '2026-01-01', 'B'])), expected: ['cost_center', '2026-01-01', 'each date once'], sent: false },
+	{
+		name: 'Other Fields JSON: the same date twice',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: '2025-01-01', value: 'A' }, { valid_from: '2025-01-01', value: 'B' }] } }) }),
+		expected: ['data.properties.title', '2025-01-01', 'each date once'],
+		sent: false,
+	},
+	{ name: 'dated row: impossible date', parameters: () => create(rows(['title', '2026-02-30', 'A'])), expected: ['title', 'valid_from', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
+	{
+		name: 'Other Fields JSON: valid_from in words',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: 'yesterday', value: 'A' }] } }) }),
+		expected: ['data.properties.title[0].valid_from', '"yesterday"', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: a dated entry without value',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: '2025-01-01' }] } }) }),
+		expected: ['data.properties.title', 'valid_from', 'value'],
+		sent: false,
+	},
+	{ name: 'dated row: work percentage not a number', parameters: () => create(rows(['work_percentage', '2026-01-01', 'eighty'])), expected: ['Entry 1 › Value', '"eighty"', 'a number'], sent: false },
+	{ name: 'dated row: org unit not a uuid', parameters: () => create(rows(['org_unit_id', '2026-01-01', 'sales'])), expected: ['Entry 1 › Value', '"sales"', EXPECT_UUID], sent: false },
+	{ name: 'dated row: not a dated property', parameters: () => create(rows(['salary', '2026-01-01', '1'])), expected: ['Entry 1 › Property', '"salary"', 'expected one of title'], sent: false },
+	{ name: 'Other Fields not valid JSON', parameters: () => create({ otherFields: '{"phone1": ' }), expected: ['Other Fields (JSON)', 'not valid JSON'], sent: false },
+	{ name: 'Custom Properties a JSON array', parameters: () => create({ customProperties: '[1, 2]' }), expected: ['Custom Properties (JSON)', 'expected a JSON object', 'array'], sent: false },
+	{
+		name: 'work percentage over 100 (only the server knows)',
+		parameters: () => create(rows(['work_percentage', '2026-01-01', '150'])),
+		expected: ['400', 'data.properties.work_percentage[0].value', 'from 0 to 100'],
+		sent: true,
+	},
+
+	// ---- system time types
+	{ name: 'time type: source_system in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: '{"source_system": "x"}' }), expected: ['source_system', 'cannot be supplied'], sent: false },
+	{ name: 'time type: empty Type Name', parameters: ({ integration }) => timeType(integration, { typeName: ' ' }), expected: ['Type Name', 'required'], sent: false },
+	{ name: 'time type: wider unit type not a uuid', parameters: ({ integration }) => timeType(integration, { fields: { wider_unit_type_id: 'days' } }), expected: ['Wider Unit Type ID', '"days"', EXPECT_UUID], sent: false },
+	{ name: 'time type: traits.unit in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: '{"traits": {"unit": "days"}}' }), expected: ['traits.unit', 'cannot be supplied'], sent: false },
+	{ name: 'time type: id in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: `{"id": "${UNKNOWN_UUID}"}` }), expected: ['id', 'cannot be supplied'], sent: false },
+
+	// ---- waiting
+	{ name: 'wait timeout 0', parameters: ({ transfer }) => ({ resource: 'fileTransfer', operation: 'get', id: byId(transfer), options: { waitUntilDone: true, waitTimeout: 0 } }), expected: ['Wait Timeout (Seconds)', 'positive number'], sent: false },
+	{ name: 'poll interval negative', parameters: ({ transfer }) => ({ resource: 'fileTransfer', operation: 'get', id: byId(transfer), options: { waitUntilDone: true, waitInterval: -1 } }), expected: ['First Poll Interval (Seconds)', 'positive number'], sent: false },
+
+	// ---- only the server can tell
+	{
+		name: 'condition of another domain',
+		parameters: ({ otherDomainCondition }) => listEmployees({ condition: byId(otherDomainCondition) }),
+		expected: ['400', 'condition_id/domain_mismatch', 'time_report'],
+		sent: true,
+	},
+	{
+		name: 'condition that does not exist',
+		parameters: () => listEmployees({ condition: byId(UNKNOWN_UUID) }),
+		expected: ['400', 'condition_id/unknown_condition', UNKNOWN_UUID],
+		sent: true,
+	},
+];
+
+describe('Personnel Data: bad input', () => {
+	let bed: TestBed;
+	let ids: Ids;
+
+	beforeAll(async () => {
+		bed = await startTestBed();
+		const { sim } = bed.simulator;
+		ids = {
+			employee: sim.getRecords('employees')[0].id,
+			integration: sim.getRecords('systemIntegrations')[0].id,
+			otherDomainCondition: sim.conditionIds().sickLeave,
+			transfer: sim.createFileTransfer().id,
+		};
+	});
+	afterAll(async () => {
+		await bed.simulator.close();
+	});
+
+	it('has at least 40 rows', () => {
+		expect(TABLE.length).toBeGreaterThanOrEqual(40);
+		expect(new Set(TABLE.map((row) => row.name)).size).toBe(TABLE.length);
+	});
+
+	it.each(TABLE.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
+		const result = await run(bed, row.parameters(ids));
+		expect(result.error).toBeDefined();
+		const error = result.error as Error & { description?: string | null };
+		const text = `${error.message}\n${error.description ?? ''}`;
+		for (const part of row.expected) {
+			if (typeof part === 'string') expect(text).toContain(part);
+			else expect(text).toMatch(part);
+		}
+		const requests = apiRequests(bed);
+		if (row.sent) expect(requests.length).toBeGreaterThan(0);
+		else expect(requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual([]);
+	});
+
+	it('with Continue On Fail, a bad item becomes an error item and the good ones still run', async () => {
+		const good = ids.employee;
+		const result = await run(
+			bed,
+			{ resource: 'employee', operation: 'get', id: byId('={{ $json.id }}'), simplify: false },
+			{ items: [{ json: { id: good } }, { json: { id: 'bad' } }, { json: { id: good } }], continueOnFail: true },
+		);
+		const items = result.items?.[0] ?? [];
+		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([good, expect.stringContaining('"bad"'), good]);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(apiRequests(bed)).toHaveLength(2);
+	});
+
+	it('a tampered cursor (list search pagination token) is refused by the server with its reason', async () => {
+		const page = await bed.runtime.listSearch({ nodeType: 'personnelData', method: 'searchRecords', parameters: { resource: 'employee' } });
+		const token = String(page.paginationToken);
+		const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+		bed.simulator.sim.clearRequests();
+		await expect(
+			bed.runtime.listSearch({ nodeType: 'personnelData', method: 'searchRecords', parameters: { resource: 'employee' }, paginationToken: tampered }),
+		).rejects.toMatchObject({ description: expect.stringContaining('pagination/invalid_cursor') });
+		expect(apiRequests(bed).map((entry) => entry.status)).toEqual([400]);
+	});
+});
