@@ -74,18 +74,19 @@ async function send(context: ApiContext, request: ApiRequest, url: string, mode:
 	}
 }
 
-/** Treat a token as expired this long before its `exp`, so that a request does not race the expiry. */
-const EXPIRY_MARGIN_MS = 10_000;
-
 function tokenOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.accessToken ?? '');
 }
 
-/** No token yet, or its stored expiry (decoded from the JWT) has passed: the next request renews it. */
+/**
+ * No token yet, or its stored expiry (decoded from the JWT) has passed: the next request renews it.
+ * No safety margin: tokens may be short-lived, and a request that races the expiry only costs one
+ * more 401 (observe mode sees it, then renews).
+ */
 function needsNewToken(credentials: ICredentialDataDecryptedObject): boolean {
 	if (tokenOf(credentials) === '') return true;
 	const expiresAt = Date.parse(String(credentials.expiresAt ?? ''));
-	return Number.isFinite(expiresAt) && expiresAt - EXPIRY_MARGIN_MS <= Date.now();
+	return Number.isFinite(expiresAt) && expiresAt <= Date.now();
 }
 
 /**
