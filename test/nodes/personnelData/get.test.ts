@@ -85,7 +85,7 @@ describe('Personnel Data: Get and single records', () => {
 				nodeType: 'personnelData',
 				method: 'searchRecords',
 				parameters: { resource: 'employee' },
-				paginationToken: page1.paginationToken,
+				paginationToken: String(page1.paginationToken),
 			});
 			expect(page2.results).toHaveLength(50);
 			const overlap = page2.results.filter((r) => page1.results.some((p) => p.value === r.value));
