@@ -19,7 +19,35 @@ function innerErrorLines(failure: TransportFailure): string[] {
 	);
 }
 
+const NETWORK_PHRASES: Record<string, string> = {
+	ECONNRESET: 'the connection was closed unexpectedly',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'no answer in time',
+	ETIMEDOUT: 'no answer in time',
+	ENOTFOUND: 'the host name is unknown',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+	EPIPE: 'the connection was closed unexpectedly',
+};
+
+/**
+ * n8n's NodeApiError replaces any message that mentions a network error code (ECONNRESET, …)
+ * with its own generic text, which would hide that the Personnel Data API was the one not
+ * answering. The code therefore goes to the description and the message gets words instead.
+ */
+function withoutNetworkCodes(text: string): string {
+	return text.replace(/\b(E[A-Z]+(?:_[A-Z]+)*|GETADDRINFO)\b/g, (code) =>
+		/^(ECONN|ETIMEDOUT|ENOTFOUND|EAI_|EHOST|EPIPE|EADDR|ERRADDR|GETADDRINFO|ENOENT|EISDIR|ENOTDIR|EACCES|EEXIST|EPERM)/.test(code)
+			? (NETWORK_PHRASES[code] ?? 'a network error')
+			: code,
+	);
+}
+
 function headline(failure: TransportFailure, context: FailureContext): string {
+	return withoutNetworkCodes(rawHeadline(failure, context));
+}
+
+function rawHeadline(failure: TransportFailure, context: FailureContext): string {
 	const status = failure.status;
 	const apiMessage = apiErrorBody(failure.body).message;
 	if (failure.provisioningMessage) return failure.provisioningMessage;
@@ -28,7 +56,7 @@ function headline(failure: TransportFailure, context: FailureContext): string {
 	if (status === 403) return 'The credential\'s role lacks the permission for this request';
 	if (status === 401) return 'The Personnel Data API did not accept the credential\'s token';
 	if (status !== undefined) return `The Personnel Data API answered ${status}${apiMessage ? ` ${apiMessage}` : ''}`;
-	return `The Personnel Data API could not be reached (${failure.code ?? failure.message})`;
+	return `The Personnel Data API could not be reached (${failure.code ?? 'no response'})`;
 }
 
 /**
@@ -41,6 +69,7 @@ export function toNodeApiError(node: INode, failure: TransportFailure, context: 
 	const details = [
 		...inner,
 		`${context.method} ${context.path}`,
+		failure.status === undefined && failure.code ? `network error ${failure.code}` : '',
 		context.attempts > 1 ? `gave up after ${context.attempts} attempts` : '',
 	].filter(Boolean);
 	const body = apiErrorBody(failure.body);
