@@ -48,6 +48,8 @@ export interface TokensTask {
 	ttlSeconds: number;
 	/** Simulator seconds advanced before each request. */
 	stepSeconds: number;
+	/** Whether the client's Date.now moves with the simulator clock (time passing for both). */
+	clientClock: boolean;
 }
 
 export interface PerItemTask {
@@ -80,6 +82,7 @@ export interface MemoryResult {
 	records: number;
 	rssBefore: number;
 	rssPeak: number;
+	heapBefore: number;
 	/** Heap in use after a full GC, while the result is still held. */
 	heapRetained: number;
 	jsonBytesPerRecord: number;
@@ -99,6 +102,8 @@ export interface TriggerResult {
 	nodeMs: number[];
 	rawMs: number[];
 	rawRequests: number;
+	/** Records the poll's query matches (read by the replaying raw loop): changes plus re-read ones. */
+	rawRecords: number;
 }
 
 export interface TokensResult {
@@ -106,6 +111,7 @@ export interface TokensResult {
 	requests: number;
 	ttlSeconds: number;
 	stepSeconds: number;
+	clientClock: boolean;
 	simulatedSeconds: number;
 	total: number;
 	provisioningBegin: number;

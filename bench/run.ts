@@ -111,8 +111,8 @@ function memoryFigures(node: MemoryResult, raw: MemoryResult): MemoryFigures {
 		rawBytesPerRecord: perRecord(raw),
 		nodeRatio: perRecord(node) / json,
 		rawRatio: perRecord(raw) / json,
-		nodeHeapPerRecord: node.heapRetained / Math.max(1, node.records),
-		rawHeapPerRecord: raw.heapRetained / Math.max(1, raw.records),
+		nodeHeapPerRecord: (node.heapRetained - node.heapBefore) / Math.max(1, node.records),
+		rawHeapPerRecord: (raw.heapRetained - raw.heapBefore) / Math.max(1, raw.records),
 	};
 }
 
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
 	const memoryRaw: MemoryResult[] = [];
 	const variants: Array<{ label: string; result: ReturnAllResult }> = [];
 	let trigger: TriggerResult;
-	let tokens: TokensResult;
+	const tokens: TokensResult[] = [];
 	let perItem: PerItemResult;
 
 	try {
@@ -171,7 +171,9 @@ async function main(): Promise<void> {
 		log(`trigger: idle polls and a poll of ${int(plan.triggerChanges)} changes`);
 		trigger = await runWorker<TriggerResult>({ kind: 'trigger', simulator: source, changes: plan.triggerChanges, reps: plan.triggerReps });
 		log(`tokens: ${int(plan.tokenRequests)} requests, ${TOKEN_TTL_SECONDS} s token lifetime, simulator clock +${TOKEN_STEP_SECONDS} s per request`);
-		tokens = await runWorker<TokensResult>({ kind: 'tokens', simulator: source, requests: plan.tokenRequests, ttlSeconds: TOKEN_TTL_SECONDS, stepSeconds: TOKEN_STEP_SECONDS });
+		for (const clientClock of [true, false]) {
+			tokens.push(await runWorker<TokensResult>({ kind: 'tokens', simulator: source, requests: plan.tokenRequests, ttlSeconds: TOKEN_TTL_SECONDS, stepSeconds: TOKEN_STEP_SECONDS, clientClock }));
+		}
 		log(`per item: ${int(plan.perItemItems)} Get items, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCIES.join(', ')}`);
 		perItem = await runWorker<PerItemResult>({ kind: 'perItem', simulator: source, items: plan.perItemItems, latencyMs: LATENCY_MS, concurrencies: CONCURRENCIES });
 	} finally {
@@ -243,8 +245,8 @@ async function main(): Promise<void> {
 					[
 						`${int(trigger.changes)} changes`,
 						int(trigger.changeRequests),
-						`${int(listFloor(trigger.changes + trigger.idsAtWatermark))} (${int(trigger.changes)} + ${trigger.idsAtWatermark} at the watermark, re-read by gte)`,
-						mark(trigger.changeRequests === listFloor(trigger.changes + trigger.idsAtWatermark)),
+						`${int(listFloor(trigger.rawRecords))} (${int(trigger.rawRecords)} records match: the changes + ${int(trigger.rawRecords - trigger.changes)} re-read at the watermark)`,
+						mark(trigger.changeListRequests === listFloor(trigger.rawRecords)),
 						int(trigger.emitted),
 						int(triggerWall.nodeMedianMs),
 						int(triggerWall.rawMedianMs),
@@ -254,21 +256,22 @@ async function main(): Promise<void> {
 				],
 			),
 	);
-	const tokenFloor = 2 * Math.ceil(tokens.simulatedSeconds / tokens.ttlSeconds);
-	const provisioning = tokens.provisioningBegin + tokens.provisioningRefresh;
+	const tokenFloor = (t: TokensResult) => 2 * Math.ceil(t.simulatedSeconds / t.ttlSeconds);
+	const provisioning = (t: TokensResult) => t.provisioningBegin + t.provisioningRefresh;
 	sections.push(
-		`### Token provisioning (${int(tokens.requests)} Get requests, token lifetime ${tokens.ttlSeconds} s, simulator clock +${tokens.stepSeconds} s before each)\n\n` +
+		`### Token provisioning (${int(plan.tokenRequests)} Get requests, token lifetime ${TOKEN_TTL_SECONDS} s, clock +${TOKEN_STEP_SECONDS} s before each)\n\n` +
 			table(
-				['simulated time', 'provisioning calls (begin + refresh)', 'floor 2 × ceil(time / lifetime)', '401 answers', 'requests in all', 'extra requests', 'failed items'],
-				[[
-					`${int(tokens.simulatedSeconds)} s`,
-					`${int(provisioning)} (${tokens.provisioningBegin} + ${tokens.provisioningRefresh})`,
-					int(tokenFloor),
-					int(tokens.unauthorized),
-					int(tokens.total),
-					`${fixed((100 * (tokens.total - tokens.requests)) / tokens.requests, 1)} %`,
-					int(tokens.failed),
-				]],
+				['clocks moved', 'simulated time', 'provisioning calls (begin + refresh)', 'floor 2 × ceil(time / lifetime)', '401 answers', 'requests in all', 'extra requests', 'failed items'],
+				tokens.map((t) => [
+					t.clientClock ? 'server and client (time passes)' : 'server only (client clock behind: token refused early)',
+					`${int(t.simulatedSeconds)} s`,
+					`${int(provisioning(t))} (${t.provisioningBegin} + ${t.provisioningRefresh})`,
+					int(tokenFloor(t)),
+					int(t.unauthorized),
+					int(t.total),
+					`${fixed((100 * (t.total - t.requests)) / t.requests, 1)} %`,
+					int(t.failed),
+				]),
 			),
 	);
 	const sequential = perItem.runs.find((r) => r.concurrency === 1)?.ms ?? Number.NaN;
@@ -313,8 +316,8 @@ async function main(): Promise<void> {
 				memory,
 				memoryRaw,
 				withCondition: withCondition.map((r) => ({ ...r, wall: wall(r.nodeMs, r.rawMs), floor: Math.ceil(r.n / scanLimit), passRate: r.records / r.n })),
-				trigger: { ...trigger, wall: triggerWall, floor: listFloor(trigger.changes + trigger.idsAtWatermark) },
-				tokens: { ...tokens, provisioning, floor: tokenFloor },
+				trigger: { ...trigger, wall: triggerWall, floor: listFloor(trigger.rawRecords) },
+				tokens: tokens.map((t) => ({ ...t, provisioning: provisioning(t), floor: tokenFloor(t) })),
 				perItem,
 				targets: Object.fromEntries(targets),
 			},

@@ -219,6 +219,7 @@ async function memory(task: MemoryTask): Promise<MemoryResult> {
 	await rawLoop(bed.baseUrl, token, EMPLOYEES_PATH, ONE_PAGE_QUERY);
 	collectGarbage();
 	const rssBefore = process.memoryUsage.rss();
+	const heapBefore = process.memoryUsage().heapUsed;
 
 	const { value: records, peak } = await peakRssDuring(async (): Promise<IDataObject[]> => {
 		if (task.mode === 'raw') return (await rawLoop(bed.baseUrl, token, EMPLOYEES_PATH, new URLSearchParams())).records;
@@ -236,6 +237,7 @@ async function memory(task: MemoryTask): Promise<MemoryResult> {
 		records: records.length,
 		rssBefore,
 		rssPeak: peak,
+		heapBefore,
 		heapRetained,
 		jsonBytesPerRecord: records.length === 0 ? 0 : jsonBytes / records.length,
 	};
@@ -303,6 +305,7 @@ async function trigger(task: TriggerTask): Promise<TriggerResult> {
 		nodeMs,
 		rawMs,
 		rawRequests: warm.requests,
+		rawRecords: warm.records.length,
 	};
 }
 
@@ -322,11 +325,16 @@ async function tokens(task: TokensTask): Promise<TokensResult> {
 	const previous = await bed.client.getConfig();
 	await bed.client.setTokenTtl(task.ttlSeconds);
 	await bed.client.resetStats();
+	// Time passing without waiting: the simulator clock moves, and with clientClock the client's
+	// Date.now (which the node compares with the token's expiry) moves by the same amount.
+	const realNow = Date.now.bind(Date);
+	let clientOffsetMs = 0;
+	if (task.clientClock) Date.now = () => realNow() + clientOffsetMs;
 	let failed = 0;
 	try {
 		for (let i = 0; i < task.requests; i++) {
-			// Simulated time between requests: one request every stepSeconds of the service's clock.
 			await bed.client.advanceClock(task.stepSeconds);
+			clientOffsetMs += task.stepSeconds * 1000;
 			const result = await bed.runtime.execute({
 				nodeType: 'personnelData',
 				parameters: getItemsParameters(1),
@@ -335,6 +343,7 @@ async function tokens(task: TokensTask): Promise<TokensResult> {
 			if (result.error) failed++;
 		}
 	} finally {
+		Date.now = realNow;
 		await bed.client.setTokenTtl(previous.tokenTtlSeconds);
 	}
 	const stats = await bed.client.stats();
@@ -343,6 +352,7 @@ async function tokens(task: TokensTask): Promise<TokensResult> {
 		requests: task.requests,
 		ttlSeconds: task.ttlSeconds,
 		stepSeconds: task.stepSeconds,
+		clientClock: task.clientClock,
 		simulatedSeconds: task.requests * task.stepSeconds,
 		total: stats.requests,
 		provisioningBegin: stats.provisioning.begin,
