@@ -51,12 +51,18 @@ export function readFrom(state: ChangeState, lookbackMs: number): string | null 
 	return lookbackMs > 0 ? minusMs(state.watermark, lookbackMs) : state.watermark;
 }
 
-/** The state after a poll that read every page; `changes` are the ones it emitted. */
-export function advance(state: ChangeState, changes: readonly Change[], lookbackMs: number): ChangeState {
+/**
+ * The state after a poll that read every page; `changes` are the ones it emitted. `horizon`, when
+ * given, is the newest change timestamp the server had before the pages were read, whether or not
+ * a record at it was emitted: with a condition the server hides the records it rejects, so the
+ * emitted changes alone would leave the watermark behind them and every poll would read them again.
+ */
+export function advance(state: ChangeState, changes: readonly Change[], lookbackMs: number, horizon: string | null = null): ChangeState {
 	let watermark = state.watermark;
 	for (const change of changes) {
 		if (watermark === null || compareTimestamps(change.at, watermark) > 0) watermark = change.at;
 	}
+	if (horizon !== null && (watermark === null || compareTimestamps(horizon, watermark) > 0)) watermark = horizon;
 	const moved = watermark !== state.watermark;
 	const atWatermark = changes.filter((change) => watermark !== null && compareTimestamps(change.at, watermark) === 0).map((c) => c.id);
 	const idsAtWatermark = [...new Set([...(moved ? [] : state.idsAtWatermark), ...atWatermark])];

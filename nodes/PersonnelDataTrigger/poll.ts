@@ -80,12 +80,26 @@ function listRequest(setup: PollSetup, query: Query): ApiRequest {
 	return { method: 'GET', path: setup.resource.paths.list as string, query };
 }
 
+/** Newest first, the fields that locate a change only, and no condition: every record counts. */
+function probeQuery(setup: PollSetup): Query {
+	return {
+		...without(setup.query, QUERY.conditionId),
+		[QUERY.select]: ['id', setup.field],
+		[QUERY.orderField]: setup.field,
+		[QUERY.orderDirection]: 'desc',
+	};
+}
+
+/** The server's newest change timestamp (among the filtered records, whatever the condition). */
+async function newestChange(this: IPollFunctions, setup: PollSetup): Promise<string | null> {
+	const [newest] = await collectRecords.call(this, listRequest(setup, probeQuery(setup)), { limit: 1 });
+	return newest ? changeOf(newest, setup.field)?.at ?? null : null;
+}
+
 /** At activation: where "now" is, by the server's own newest timestamp, and what sits at it. */
 async function activate(this: IPollFunctions, setup: PollSetup): Promise<ChangeState> {
-	const probe: Query = {
-		...without(setup.query, QUERY.conditionId), [QUERY.select]: ['id', setup.field], [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' };
-	const [newest] = await collectRecords.call(this, listRequest(setup, probe), { limit: 1 });
-	const newestAt = newest ? changeOf(newest, setup.field)?.at ?? null : null;
+	const probe = probeQuery(setup);
+	const newestAt = await newestChange.call(this, setup);
 	if (newestAt === null) return initialState(setup.configKey, null, [], setup.lookbackMs);
 
 	const start = readFrom({ configKey: '', watermark: newestAt, idsAtWatermark: [], recent: [] }, setup.lookbackMs) as string;
@@ -149,8 +163,11 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 		staticData.changes = await activate.call(this, setup);
 		return null;
 	}
+	// With a condition, the pages hold only the records it passes; the newest change of all,
+	// taken before the pages are read, lets the watermark pass the rejected ones (one request more).
+	const horizon = setup.query[QUERY.conditionId] === undefined ? null : await newestChange.call(this, setup);
 	const { records, changes } = await changesSince.call(this, setup, state);
 	// Only now, with every page read, does the watermark move: a failed poll is simply repeated.
-	staticData.changes = advance(state, changes, setup.lookbackMs);
+	staticData.changes = advance(state, changes, setup.lookbackMs, horizon);
 	return emit(records);
 }

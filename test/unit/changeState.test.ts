@@ -42,3 +42,15 @@ describe('change state', () => {
 		expect(next.recent).toEqual([`z@${later.at}`]);
 	});
 });
+
+describe('change state with a horizon (a condition hides rejected records)', () => {
+	it('moves the watermark to the newest change of all, keeping only emitted ids at it', () => {
+		const start = initialState('k', T1, [{ id: 'a', at: T1 }], 0);
+		const passed = advance(start, [{ id: 'b', at: T2 }], 0, T3);
+		expect(passed.watermark).toBe(T3);
+		expect(passed.idsAtWatermark).toEqual([]);
+		const tie = advance(start, [{ id: 'c', at: T3 }], 0, T3);
+		expect(tie).toMatchObject({ watermark: T3, idsAtWatermark: ['c'] });
+		expect(advance(start, [], 0, T1)).toEqual(start);
+	});
+});
