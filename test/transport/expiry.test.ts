@@ -21,10 +21,10 @@ describe('token expiry and revocation', () => {
 	const statuses = () => apiRequests(bed).map((entry) => entry.status);
 
 	it('a token past its expiresAt: one 401, one provisioning, the request succeeds, the new token and expiry are stored', async () => {
-		bed.simulator.sim.setTokenTtl(1);
+		bed.simulator.sim.setTokenTtl(2);
 		expect((await run()).error).toBeUndefined();
 		const first = bed.runtime.storedCredentials(CREDENTIAL);
-		await sleep(1_100); // real time: the server's clock and the stored expiresAt agree, as in production
+		await sleep(2_100); // real time: the server's clock and the stored expiresAt agree, as in production
 
 		const result = await run();
 		expect(result.error).toBeUndefined();
@@ -93,9 +93,9 @@ describe('token expiry and revocation', () => {
 	});
 
 	it('with Concurrency, an expired token is renewed once, not once per request in flight', async () => {
-		bed.simulator.sim.setTokenTtl(1);
+		bed.simulator.sim.setTokenTtl(2);
 		expect((await run()).error).toBeUndefined();
-		await sleep(1_100);
+		await sleep(2_100);
 		const ids = bed.simulator.sim.getRecords('employees').slice(0, 10).map((record) => record.id);
 		const result = await bed.runtime.execute({
 			nodeType: 'personnelData',

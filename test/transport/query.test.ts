@@ -1,0 +1,62 @@
+import type { TestBed } from '../nodes/setup';
+import { apiRequests, getManyEmployees, startBed } from './support';
+
+describe('query serialization on the wire', () => {
+	let bed: TestBed;
+
+	beforeAll(async () => {
+		bed = await startBed();
+	});
+	afterAll(async () => {
+		await bed.simulator.close();
+	});
+
+	it('bracket notation for filters, pagination, order, in-lists and select', async () => {
+		const [a, b] = bed.simulator.sim.getRecords('employees').map((record) => record.id);
+		bed.simulator.sim.clearRequests();
+		const result = await bed.runtime.execute({
+			nodeType: 'personnelData',
+			parameters: getManyEmployees({
+				returnAll: true,
+				filters: {
+					filter: [
+						{ field: 'updated_at', operator: 'gte', value: '2020-01-01T00:00:00Z' },
+						{ field: 'id', operator: 'in', value: `${a}, ${b}` },
+					],
+				},
+				options: { orderBy: 'last_name', orderDirection: 'desc', select: ['first_name', 'email'] },
+			}),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items?.[0].map((item) => item.json.id).sort()).toEqual([a, b].sort());
+		const [request] = apiRequests(bed);
+		const pairs = request.rawQuery.split('&').map(decodeURIComponent);
+		expect(pairs).toEqual([
+			'filters[updated_at][op]=gte',
+			'filters[updated_at][value]=2020-01-01T00:00:00Z',
+			'filters[id][op]=in',
+			`filters[id][value][]=${a}`,
+			`filters[id][value][]=${b}`,
+			'order[field]=last_name',
+			'order[direction]=desc',
+			'select[]=id',
+			'select[]=first_name',
+			'select[]=email',
+			'pagination[first]=100',
+		]);
+		// The simulator parsed it as the API would.
+		expect(request.status).toBe(200);
+	});
+
+	it('pagination[after] carries the cursor of the previous page', async () => {
+		bed.simulator.sim.clearRequests();
+		const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: getManyEmployees({ returnAll: true }) });
+		expect(result.items?.[0]).toHaveLength(bed.simulator.sim.counts().employees);
+		const queries = apiRequests(bed).map((entry) => entry.rawQuery.split('&').map(decodeURIComponent));
+		expect(queries[0]).toEqual(['pagination[first]=100']);
+		for (const later of queries.slice(1)) {
+			expect(later[0]).toBe('pagination[first]=100');
+			expect(later[1]).toMatch(/^pagination\[after\]=.+/);
+		}
+	});
+});
