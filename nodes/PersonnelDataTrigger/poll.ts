@@ -98,6 +98,12 @@ async function newestChange(this: IPollFunctions, setup: PollSetup): Promise<str
 
 /** At activation: where "now" is, by the server's own newest timestamp, and what sits at it. */
 async function activate(this: IPollFunctions, setup: PollSetup): Promise<ChangeState> {
+	if (setup.query[QUERY.conditionId] !== undefined) {
+		// The probes below leave the condition out. One request with it makes a condition the API
+		// refuses (another domain, deleted) fail the activation, where n8n shows the error, rather
+		// than every poll after it.
+		await pagesOf.call(this, listRequest(setup, { ...setup.query, [QUERY.select]: ['id'] }), { limit: 1 }).next();
+	}
 	const probe = probeQuery(setup);
 	const newestAt = await newestChange.call(this, setup);
 	if (newestAt === null) return initialState(setup.configKey, null, [], setup.lookbackMs);
