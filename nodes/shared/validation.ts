@@ -43,13 +43,22 @@ function schemaOf(field: FieldDefinition): z.ZodType<unknown> {
 	}
 }
 
+/** A date-time with a numeric offset: whole seconds, fraction, offset sign, hours, minutes. */
+const OFFSET_DATE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(\.\d+)?([+-])(\d{2}):?(\d{2})?$/;
+
 /**
  * Date-times go to the API in UTC with a Z. A value already in UTC keeps its digits (the API keeps
  * microseconds, which a JavaScript Date would drop); an offset is converted.
  */
 export function normalizeDateTime(value: string): string {
 	if (/Z$/i.test(value)) return value.replace(/z$/, 'Z');
-	return new Date(value).toISOString();
+	// Convert the whole seconds and keep the fraction's digits as given: a Date would cut
+	// .123456 to .123 and move a `gt` filter's bound back by up to a millisecond.
+	const parts = OFFSET_DATE_TIME.exec(value);
+	if (!parts) return new Date(value).toISOString();
+	const [, wholeSeconds, fraction = '', sign, hours, minutes = '00'] = parts;
+	const utc = new Date(`${wholeSeconds}${sign}${hours}:${minutes}`).toISOString();
+	return fraction ? `${utc.slice(0, 19)}${fraction}Z` : utc;
 }
 
 /** Returns the value to send, or undefined when it does not fit the field. */

@@ -53,8 +53,18 @@ export interface ListQueryInput {
 /** Turns the form's values into the API's query, checking each against the registry. */
 export function buildListQuery(resource: ResourceDefinition, input: ListQueryInput): Query {
 	const query: Query = {};
+	const filteredBy = new Map<string, number>();
 	(input.filters ?? []).forEach((row, index) => {
 		const [operator, value] = checkFilter(resource, row, index + 1);
+		// `filters[<field>]` holds one op and one value: a second filter on the same field would
+		// silently replace the first (a range "from … to …" would lose its start).
+		const earlier = filteredBy.get(row.field);
+		if (earlier !== undefined) {
+			throw new InputError(
+				`Filters › Filter ${index + 1} › Field: ${labelOf(row.field)} is already filtered by Filter ${earlier}; expected each field once (the API takes one operator and value per field)`,
+			);
+		}
+		filteredBy.set(row.field, index + 1);
 		query[QUERY.filter(row.field, 'op')] = operator;
 		query[QUERY.filter(row.field, 'value')] = value;
 	});

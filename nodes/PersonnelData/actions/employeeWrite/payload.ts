@@ -24,6 +24,10 @@ function plainFields(writable: Writable, operation: OperationName, read: Operati
 	const optional = read<IDataObject>('fields', {});
 	for (const [name, value] of Object.entries(optional)) {
 		if (!writable.plainFields.includes(name)) throw new InputError(`Fields › ${name}: not a field of an employee`);
+		// An Update may leave a required field out, but not empty it: the API refuses a blank name.
+		if (writable.requiredOnCreate.includes(name) && String(value ?? '').trim() === '') {
+			throw new InputError(`Fields › ${name}: cannot be emptied; expected non-empty text or leave the field out`);
+		}
 		data[name] = typeof value === 'string' ? value.trim() : value;
 	}
 	if (typeof data.email === 'string' && data.email !== '' && !emailSchema.safeParse(data.email).success) {

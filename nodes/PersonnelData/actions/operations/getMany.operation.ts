@@ -56,9 +56,11 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 
 const LIMIT_MAX = 10_000_000;
 
-function checkLimit(limit: unknown): number {
+function checkLimit(raw: unknown): number {
+	// An expression such as {{ $json.count }} may hand over "10" as text: take it as the number.
+	const limit = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) {
-		throw new InputError(`Limit: expected a whole number from 1 to ${LIMIT_MAX}, got ${JSON.stringify(limit)}`);
+		throw new InputError(`Limit: expected a whole number from 1 to ${LIMIT_MAX}, got ${JSON.stringify(raw)}`);
 	}
 	return limit;
 }
