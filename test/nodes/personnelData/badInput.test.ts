@@ -84,6 +84,21 @@ const TABLE: BadInput[] = [
 	{ name: 'empty filter value', parameters: () => listEmployees(filter('last_name', 'eq', '')), expected: ['Filter 1 › Value', 'required', 'Last Name'], sent: false },
 	{ name: '"in" with only commas', parameters: () => listWith('organizationalUnit', 'tier', 'in', ' , ,'), expected: ['Value', 'required', 'Tier'], sent: false },
 
+	{
+		name: 'two filters on the same field (the second would replace the first)',
+		parameters: () =>
+			listEmployees({
+				filters: {
+					filter: [
+						{ field: 'updated_at', operator: 'gte', value: '2025-01-01T00:00:00Z' },
+						{ field: 'updated_at', operator: 'lt', value: '2026-01-01T00:00:00Z' },
+					],
+				},
+			}),
+		expected: ['Filter 2 › Field', 'Updated At', 'already filtered by Filter 1', 'each field once'],
+		sent: false,
+	},
+
 	// ---- limit, order, select, shape
 	{ name: 'limit 0', parameters: () => listEmployees({ limit: 0 }), expected: ['Limit', 'whole number from 1'], sent: false },
 	{ name: 'limit -1', parameters: () => listEmployees({ limit: -1 }), expected: ['Limit', 'whole number from 1', '-1'], sent: false },
@@ -99,6 +114,7 @@ const TABLE: BadInput[] = [
 	// ---- employee writes
 	{ name: 'create without first_name', parameters: () => create({ first_name: '' }), expected: ['first_name', 'required', 'non-empty text'], sent: false },
 	{ name: 'replace with a blank last_name', parameters: ({ employee }) => ({ resource: 'employee', operation: 'replace', id: byId(employee), first_name: 'A', last_name: '   ' }), expected: ['last_name', 'required'], sent: false },
+	{ name: 'update emptying first_name', parameters: ({ employee }) => ({ resource: 'employee', operation: 'update', id: byId(employee), fields: { first_name: ' ' } }), expected: ['first_name', 'cannot be emptied', 'non-empty text'], sent: false },
 	{ name: 'bad email', parameters: () => create({ fields: { email: 'ada-at-example' } }), expected: ['email', '"ada-at-example"', 'name@domain'], sent: false },
 	{ name: 'update with nothing to update', parameters: ({ employee }) => ({ resource: 'employee', operation: 'update', id: byId(employee) }), expected: ['Update Fields', 'nothing to update'], sent: false },
 	{ name: 'dated rows: two null valid_from', parameters: () => create(rows(['title', '', 'A'], ['title', ' ', 'B'])), expected: ['title', '2 entries have an empty valid_from', 'at most one'], sent: false },

@@ -201,6 +201,23 @@ describe('Personnel Data: Get Many', () => {
 			expect(names).toEqual([...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
 		});
 
+		it('a date-time with an offset goes in UTC with its microseconds kept', async () => {
+			await run(bed, {
+				resource: 'employee',
+				operation: 'getMany',
+				limit: 1,
+				filters: { filter: [{ field: 'updated_at', operator: 'gt', value: '2026-01-01T00:30:00.123456+01:00' }] },
+			});
+			const [entry] = listRequests('/v1/org/employees');
+			expect(queryValues(entry.rawQuery, 'filters[updated_at][value]')).toEqual(['2025-12-31T23:30:00.123456Z']);
+		});
+
+		it('a limit from an expression may be a numeric text', async () => {
+			const result = await run(bed, { resource: 'employee', operation: 'getMany', limit: '={{ "7" }}' });
+			expect(jsonOf(result)).toHaveLength(7);
+			expect(queryValues(listRequests('/v1/org/employees')[0].rawQuery, 'pagination[first]')).toEqual(['7']);
+		});
+
 		it('"Is One Of" sends repeated value[] parameters', async () => {
 			const { sim } = bed.simulator;
 			const wanted = sim.getRecords('employees').slice(0, 3).map((record) => record.id);
