@@ -8,6 +8,10 @@
  * trigger could see it (the API only shows a record's latest state).
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { compareTimestamps } from '../../../nodes/shared/timestamps';
+import { evaluateRule } from '../../simulator/conditions';
 import { Rng } from '../../simulator/rng';
 import type { SimRecord } from '../../simulator/types';
 import type { TestBed } from '../setup';
@@ -22,6 +26,164 @@ const LIST_PATH = '/v1/org/employees';
 
 type FatalFault = { status: 429 | 500 | 'drop'; label: string };
 
+interface RandomRun {
+	seed: number;
+	polls: number;
+	parameters: INodeParameters;
+	/** Whether a change of this record is to be emitted (the condition); default all. */
+	passes?: (record: SimRecord) => boolean;
+	/** Records made visible late, inside the look-back window. */
+	lateRecords?: boolean;
+	/** Rounds whose poll fails on every retry of a 500 or a dropped connection (slow: backoff). */
+	slowFatal?: Record<number, FatalFault>;
+	/** Chance of a poll failing on every retry of a 429 with Retry-After 0. */
+	fatalChance: number;
+	minFatal: number;
+}
+
+async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailures: number; emitted: number }> {
+	const { parameters } = run;
+	const passes = run.passes ?? (() => true);
+	const rng = new Rng(run.seed);
+	const { sim } = bed.simulator;
+	const expected = new Set<string>();
+	const emitted: string[] = [];
+	/** Records changed since the last successful poll: not touched again until it has run. */
+	const pending = new Set<string>();
+	const log: string[] = [];
+
+	const record = (records: readonly SimRecord[]) => {
+		for (const pair of changePairs(records.filter(passes))) expected.add(pair);
+		for (const r of records) pending.add(r.id);
+	};
+	const untouched = (count: number): string[] => {
+		const hidden = new Set(sim.hiddenIds().employees);
+		const candidates = sim.getRecords('employees').filter((r) => !pending.has(r.id) && !hidden.has(r.id));
+		const picked: string[] = [];
+		while (picked.length < count && candidates.length > 0) {
+			picked.push(candidates.splice(rng.int(0, candidates.length - 1), 1)[0].id);
+		}
+		return picked;
+	};
+
+	expect((await pollOk(bed, parameters)).items).toBeNull();
+
+	// One slow (backed-off) fatal failure of each kind; 429 with Retry-After 0 otherwise.
+	const slowFatal = run.slowFatal ?? {};
+	let fatalPolls = 0;
+	let burstPolls = 0;
+	let tokenExpiries = 0;
+	let laterPageFailures = 0;
+	let lateCount = 0;
+	/** Late records that became visible behind the watermark: only the window finds them. */
+	let lateBehind = 0;
+
+	for (let round = 1; round <= run.polls; round++) {
+		const started = Date.now();
+		// ---- changes
+		if (rng.chance(0.25)) {
+			// A frozen clock: everything until it thaws shares one timestamp, across polls.
+			if (sim.clockState().frozen) sim.unfreezeClock();
+			else sim.freezeClock();
+		}
+		const creates = rng.int(0, 40);
+		if (creates > 0) record(sim.createRecords('employees', creates));
+		const touches = rng.int(0, 40);
+		if (touches > 0) record(sim.touchRecords('employees', untouched(touches)));
+		if (rng.chance(0.2)) {
+			// A burst larger than a page: several hundred records with one identical updated_at.
+			const ids = untouched(rng.int(PAGE * 2, PAGE * 4));
+			record(sim.touchRecords('employees', ids, { sameTimestamp: true }));
+			burstPolls++;
+			log.push(`round ${round}: burst of ${ids.length}`);
+		}
+		if (run.lateRecords) {
+			// Replication lag: written up to a minute ago (often before the watermark the next poll
+			// leaves), hidden until the round after; the ten-minute window still covers it then.
+			const watermark = (stateOf(bed).changes as ChangeState).watermark;
+			const revealed = sim.getRecords('employees', sim.revealRecords('employees'));
+			lateBehind += revealed.filter((r) => watermark !== null && compareTimestamps(String(r.updated_at), watermark) < 0).length;
+			if (rng.chance(0.4)) {
+				const now = sim.clock.now();
+				const at = new Date(Date.parse(now) - rng.int(1, 60) * 1000).toISOString().slice(0, 19) + now.slice(19);
+				const late = sim.createLateRecords('employees', rng.int(1, 5), at);
+				record(late);
+				lateCount += late.length;
+			}
+		}
+		sim.advanceClock(rng.int(0, 3));
+		// ---- the access token expires between polls
+		if (rng.chance(0.2)) {
+			tokenExpiries++;
+			if (rng.chance(0.5)) sim.advanceClock(301);
+			else sim.revokeTokens();
+		}
+
+		// ---- failures inside the poll
+		const fatal: FatalFault | undefined =
+			slowFatal[round] ?? (rng.chance(run.fatalChance) ? { status: 429, label: '429 Retry-After 0' } : undefined);
+		// Requests the poll makes at least (under a condition: the newest-change probe and one page).
+		const pages = run.passes ? 2 : Math.max(1, Math.ceil(pending.size / PAGE));
+		if (fatal) {
+			// A page, a later one when there are several, fails on every attempt: the poll fails
+			// after reading earlier pages, and emits nothing.
+			const nth = pages > 1 ? rng.int(2, pages) : 1;
+			const before = stateOf(bed);
+			const restore = failNthRequest(sim, LIST_PATH, nth, { status: fatal.status, count: 5, retryAfterSeconds: 0 });
+			const failed = await poll(bed, parameters);
+			restore();
+			sim.clearFaults();
+			expect(failed.error).toBeDefined();
+			expect(failed.items).toBeUndefined();
+			expect(stateOf(bed)).toEqual(before);
+			fatalPolls++;
+			if (nth > 1) laterPageFailures++;
+			log.push(`round ${round}: ${fatal.label} on page ${nth}/${pages}: ${failed.error?.message ?? ''}`);
+		}
+		let restore = () => {};
+		if (!fatal && rng.chance(0.3)) {
+			// A transient failure on some page: the transport retries it within the poll.
+			const status = rng.pick([429, 500, 'drop'] as const);
+			restore = failNthRequest(sim, LIST_PATH, rng.int(1, pages), { status, count: rng.int(1, 2), retryAfterSeconds: 0 });
+			log.push(`round ${round}: transient ${status}`);
+		}
+
+		// The next scheduled poll fetches the same changes again. Whether a transient failure is
+		// retried inside the poll is the transport's business: either way nothing may be lost.
+		let result = await poll(bed, parameters);
+		restore();
+		sim.clearFaults();
+		for (let again = 0; result.error && again < 3; again++) {
+			log.push(`round ${round}: poll failed (${result.error.message}); polling again`);
+			expect(result.items).toBeUndefined();
+			result = await poll(bed, parameters);
+		}
+		if (result.error) throw new Error(`${log.join('\n')}\npoll failed: ${result.error.message}`);
+		emitted.push(...emittedPairs(result.records));
+		pending.clear();
+		log.push(`round ${round}: ${result.records.length} emitted in ${Date.now() - started} ms`);
+	}
+	if (sim.clockState().frozen) sim.unfreezeClock();
+	sim.revealRecords('employees');
+	const last = await pollOk(bed, parameters);
+	emitted.push(...emittedPairs(last.records));
+
+	expect(duplicates(emitted)).toEqual([]);
+	const missing = [...expected].filter((pair) => !emitted.includes(pair));
+	const unexpected = emitted.filter((pair) => !expected.has(pair));
+	expect({ missing, unexpected }).toEqual({ missing: [], unexpected: [] });
+	expect(emitted.length).toBe(expected.size);
+
+	// The run did exercise what it is meant to.
+	expect(fatalPolls).toBeGreaterThanOrEqual(run.minFatal);
+	expect(burstPolls).toBeGreaterThanOrEqual(1);
+	expect(tokenExpiries).toBeGreaterThanOrEqual(1);
+	expect(sim.stats().provisioning.refresh).toBeGreaterThanOrEqual(2);
+	if (run.lateRecords) expect(lateBehind).toBeGreaterThan(0);
+	if (process.env.TRIGGER_VERBOSE) console.log([`${emitted.length} changes emitted, ${lateCount} made visible late (${lateBehind} behind the watermark)`, ...log].join('\n'));
+	return { laterPageFailures, emitted: emitted.length };
+}
+
 describe('Personnel Data Trigger: exactly once across polls', () => {
 	let bed: TestBed;
 
@@ -33,126 +195,46 @@ describe('Personnel Data Trigger: exactly once across polls', () => {
 	});
 
 	it(`emits every change exactly once over ${POLLS} random polls (seed ${SEED})`, async () => {
-		const { sim } = bed.simulator;
-		const rng = new Rng(SEED);
-		const expected = new Set<string>();
-		const emitted: string[] = [];
-		/** Records changed since the last successful poll: not touched again until it has run. */
-		const pending = new Set<string>();
-		const log: string[] = [];
-
-		const record = (records: readonly SimRecord[]) => {
-			for (const pair of changePairs(records)) expected.add(pair);
-			for (const r of records) pending.add(r.id);
-		};
-		const untouched = (count: number): string[] => {
-			const candidates = sim.getRecords('employees').filter((r) => !pending.has(r.id));
-			const picked: string[] = [];
-			while (picked.length < count && candidates.length > 0) {
-				picked.push(candidates.splice(rng.int(0, candidates.length - 1), 1)[0].id);
-			}
-			return picked;
-		};
-
-		expect((await pollOk(bed, PARAMETERS)).items).toBeNull();
-
-		// One slow (backed-off) fatal failure of each kind; 429 with Retry-After 0 otherwise.
-		const slowFatal: Record<number, FatalFault> = { 9: { status: 500, label: '500' }, 19: { status: 'drop', label: 'drop' } };
-		let fatalPolls = 0;
-		let burstPolls = 0;
-		let tokenExpiries = 0;
-		let laterPageFailures = 0;
-
-		for (let round = 1; round <= POLLS; round++) {
-			const started = Date.now();
-			// ---- changes
-			if (rng.chance(0.25)) {
-				// A frozen clock: everything until it thaws shares one timestamp, across polls.
-				if (sim.clockState().frozen) sim.unfreezeClock();
-				else sim.freezeClock();
-			}
-			const creates = rng.int(0, 40);
-			if (creates > 0) record(sim.createRecords('employees', creates));
-			const touches = rng.int(0, 40);
-			if (touches > 0) record(sim.touchRecords('employees', untouched(touches)));
-			if (rng.chance(0.2)) {
-				// A burst larger than a page: several hundred records with one identical updated_at.
-				const ids = untouched(rng.int(PAGE * 2, PAGE * 4));
-				record(sim.touchRecords('employees', ids, { sameTimestamp: true }));
-				burstPolls++;
-				log.push(`round ${round}: burst of ${ids.length}`);
-			}
-			sim.advanceClock(rng.int(0, 3));
-			// ---- the access token expires between polls
-			if (rng.chance(0.2)) {
-				tokenExpiries++;
-				if (rng.chance(0.5)) sim.advanceClock(301);
-				else sim.revokeTokens();
-			}
-
-			// ---- failures inside the poll
-			const fatal: FatalFault | undefined =
-				slowFatal[round] ?? (rng.chance(0.12) ? { status: 429, label: '429 Retry-After 0' } : undefined);
-			const pages = Math.max(1, Math.ceil(pending.size / PAGE));
-			if (fatal) {
-				// A page, a later one when there are several, fails on every attempt: the poll fails
-				// after reading earlier pages, and emits nothing.
-				const nth = pages > 1 ? rng.int(2, pages) : 1;
-				const before = stateOf(bed);
-				const restore = failNthRequest(sim, LIST_PATH, nth, { status: fatal.status, count: 5, retryAfterSeconds: 0 });
-				const failed = await poll(bed, PARAMETERS);
-				restore();
-				sim.clearFaults();
-				expect(failed.error).toBeDefined();
-				expect(failed.items).toBeUndefined();
-				expect(stateOf(bed)).toEqual(before);
-				fatalPolls++;
-				if (nth > 1) laterPageFailures++;
-				log.push(`round ${round}: ${fatal.label} on page ${nth}/${pages}: ${failed.error?.message ?? ''}`);
-			}
-			let restore = () => {};
-			if (!fatal && rng.chance(0.3)) {
-				// A transient failure on some page: the transport retries it within the poll.
-				const status = rng.pick([429, 500, 'drop'] as const);
-				restore = failNthRequest(sim, LIST_PATH, rng.int(1, pages), { status, count: rng.int(1, 2), retryAfterSeconds: 0 });
-				log.push(`round ${round}: transient ${status}`);
-			}
-
-			// The next scheduled poll fetches the same changes again. Whether a transient failure is
-			// retried inside the poll is the transport's business: either way nothing may be lost.
-			let result = await poll(bed, PARAMETERS);
-			restore();
-			sim.clearFaults();
-			for (let again = 0; result.error && again < 3; again++) {
-				log.push(`round ${round}: poll failed (${result.error.message}); polling again`);
-				expect(result.items).toBeUndefined();
-				result = await poll(bed, PARAMETERS);
-			}
-			if (result.error) throw new Error(`${log.join('\n')}\npoll failed: ${result.error.message}`);
-			emitted.push(...emittedPairs(result.records));
-			pending.clear();
-			log.push(`round ${round}: ${result.records.length} emitted in ${Date.now() - started} ms`);
-		}
-		if (sim.clockState().frozen) sim.unfreezeClock();
-		const last = await pollOk(bed, PARAMETERS);
-		emitted.push(...emittedPairs(last.records));
-
-		expect(duplicates(emitted)).toEqual([]);
-		const missing = [...expected].filter((pair) => !emitted.includes(pair));
-		const unexpected = emitted.filter((pair) => !expected.has(pair));
-		expect({ missing, unexpected }).toEqual({ missing: [], unexpected: [] });
-		expect(emitted.length).toBe(expected.size);
-
-		// The run did exercise what it is meant to.
-		expect(fatalPolls).toBeGreaterThanOrEqual(2);
+		const { laterPageFailures } = await randomRun(bed, {
+			seed: SEED,
+			polls: POLLS,
+			parameters: PARAMETERS,
+			slowFatal: { 9: { status: 500, label: '500' }, 19: { status: 'drop', label: 'drop' } },
+			fatalChance: 0.12,
+			minFatal: 3,
+		});
 		expect(laterPageFailures).toBeGreaterThanOrEqual(1);
-		expect(burstPolls).toBeGreaterThanOrEqual(1);
-		expect(tokenExpiries).toBeGreaterThanOrEqual(1);
-		expect(sim.stats().provisioning.refresh).toBeGreaterThanOrEqual(2);
 		// State does not grow with the history: a few hundred ids at most (one burst).
 		expect(stateBytes(bed)).toBeLessThan(20_000);
-		const state = stateOf(bed).changes as ChangeState;
-		expect(state.recent).toEqual([]);
-		if (process.env.TRIGGER_VERBOSE) console.log([`${emitted.length} changes emitted`, ...log].join('\n'));
+		expect((stateOf(bed).changes as ChangeState).recent).toEqual([]);
+	}, 240_000);
+
+	it('with a condition: exactly the passing changes, once, and the watermark passes the rejected ones', async () => {
+		const { sim } = bed.simulator;
+		// A generated condition: hash of the id modulo a small number, so a touch does not change it.
+		const [condition] = sim.createRecords('conditions', 1);
+		const rule = condition.data_engine;
+		const { emitted } = await randomRun(bed, {
+			seed: SEED + 1,
+			polls: 15,
+			parameters: { ...PARAMETERS, condition: { __rl: true, mode: 'id', value: condition.id } },
+			passes: (record) => evaluateRule(rule, record, sim.clock.today()),
+			fatalChance: 0.15,
+			minFatal: 1,
+		});
+		expect(emitted).toBeGreaterThan(0);
+	}, 240_000);
+
+	it('with a look-back window and records made visible late: each change once', async () => {
+		await randomRun(bed, {
+			seed: SEED + 2,
+			polls: 15,
+			parameters: { ...PARAMETERS, options: { lookbackMinutes: 10 } },
+			lateRecords: true,
+			fatalChance: 0.15,
+			minFatal: 1,
+		});
+		// The window holds the pairs emitted in its last ten minutes, not the history.
+		expect(stateBytes(bed)).toBeLessThan(150_000);
 	}, 240_000);
 });
