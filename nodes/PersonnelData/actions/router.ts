@@ -39,17 +39,19 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const settled = await mapConcurrently(items.length, concurrency, async (itemIndex) => {
 		const read = <T>(name: string, fallback: T) => this.getNodeParameter(name, itemIndex, fallback as never) as T;
 		try {
-			const records = await operation.execute.call(this, { resource, itemIndex, read });
-			return this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } });
+			return await operation.execute.call(this, { resource, itemIndex, read });
 		} catch (error) {
 			throw asNodeError(this, error, itemIndex);
 		}
 	});
 
+	// One pass, one wrapper per record: a Return All can hold hundreds of thousands of records,
+	// too many for `push(...records)` (one call argument each) and worth not copying twice.
 	const output: INodeExecutionData[] = [];
 	settled.forEach((result, itemIndex) => {
-		if (result.status === 'fulfilled') output.push(...result.value);
-		else if (this.continueOnFail()) output.push(errorItem(result.reason as Error, itemIndex));
+		if (result.status === 'fulfilled') {
+			for (const json of result.value) output.push({ json, pairedItem: { item: itemIndex } });
+		} else if (this.continueOnFail()) output.push(errorItem(result.reason as Error, itemIndex));
 		else throw result.reason;
 	});
 	return [output];

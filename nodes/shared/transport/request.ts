@@ -103,11 +103,17 @@ function renewalKey(credentials: ICredentialDataDecryptedObject): string {
 }
 
 /** One attempt from the caller's point of view: the token renewal, if one is due, is part of it. */
-async function attemptOnce(context: ApiContext, request: ApiRequest, url: string): Promise<Outcome> {
+async function attemptOnce(
+	context: ApiContext,
+	request: ApiRequest,
+	url: string,
+	/** Credentials the caller has just read; decrypting them again costs more than the request. */
+	fresh?: ICredentialDataDecryptedObject,
+): Promise<Outcome> {
 	let refused: string | undefined;
 	let waited = false;
 	for (let round = 0; round < 4; round++) {
-		const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+		const credentials = round === 0 && fresh ? fresh : await context.getCredentials(CREDENTIAL_TYPE);
 		const token = tokenOf(credentials);
 		if (token !== refused && !needsNewToken(credentials)) {
 			const outcome = await send(context, request, url, 'observe');
@@ -148,7 +154,7 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 	while (attempt < HTTP.maxAttempts) {
 		attempt++;
 		await gate.ready();
-		const outcome = await attemptOnce(this, request, url);
+		const outcome = await attemptOnce(this, request, url, attempt === 1 ? credentials : undefined);
 		if (!outcome.failure) return outcome.body as T;
 		failure = outcome.failure;
 		if (!isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
