@@ -28,7 +28,10 @@ export function useCredential(bed: TestBed, role: Role = 'admin', authMode: Auth
 
 /** A simulator on 127.0.0.1 and n8n's runtime with this package's nodes and credential. */
 export async function startTestBed(options: StartOptions = {}): Promise<TestBed> {
-	const simulator = await startSimulator({ clockStart: '2026-11-23T07:38:50.123456Z', ...options });
+	// The simulator's clock starts at the real time: the transport compares a token's `exp` (set by
+	// the simulator's clock) with this machine's clock, so a fixed past date would make every token
+	// look expired.
+	const simulator = await startSimulator({ clockStart: new Date().toISOString(), ...options });
 	const runtime = new NodeRuntime({
 		nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()],
 		credentialTypes: [new PersonnelDataApi()],

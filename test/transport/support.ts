@@ -13,7 +13,7 @@ export const CREDENTIAL = 'personnelDataApi';
  * reads from a JWT and the real clock agree (as with a real server). Faults are off.
  */
 export async function startBed(options: StartOptions = {}): Promise<TestBed> {
-	return await startTestBed({ clockStart: new Date().toISOString(), ...options });
+	return await startTestBed(options);
 }
 
 /**
