@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
+import { optionsCollection } from '../shared/descriptions/labels';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 
@@ -66,15 +67,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 		selectOption(resource),
 	];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { resource: [resource.value] } },
-		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
+	return optionsCollection(options, { show: { resource: [resource.value] } });
 }
 
 function resourceFields(resource: ResourceDefinition): INodeProperties[] {

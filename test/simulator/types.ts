@@ -13,21 +13,8 @@ export type Role = 'admin' | 'limited';
 /** Kinds of bearer token, as recorded in the request log. */
 export type TokenKind = 'access' | 'legacy' | 'none' | 'invalid';
 
-export const DOMAINS = [
-	'finance',
-	'employee_competence',
-	'competence',
-	'expense_transaction',
-	'salary_transaction',
-	'file_transfer',
-	'project',
-	'org_unit',
-	'customer',
-	'schedule',
-	'time_report',
-	'employee',
-] as const;
-export type Domain = (typeof DOMAINS)[number];
+// The spec's Domain enumeration, shared with the package's registry (one list of the spec's values).
+export { DOMAINS, type Domain } from '../../nodes/shared/registry/types';
 
 /** Names of the simulator's collections, used by the control API. */
 export const RESOURCE_NAMES = [

@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 const ACRONYMS: Record<string, string> = { id: 'ID', url: 'URL' };
 
@@ -16,4 +16,17 @@ export function fieldOptions(fieldNames: readonly string[]): INodePropertyOption
 	return fieldNames
 		.map((name) => ({ name: labelOf(name), value: name }))
 		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The "Options" collection every operation ends with, its entries sorted as n8n's lint wants. */
+export function optionsCollection(options: INodeProperties[], displayOptions?: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		...(displayOptions ? { displayOptions } : {}),
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
 }

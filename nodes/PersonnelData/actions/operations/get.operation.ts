@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { labelOf } from '../../../shared/descriptions/labels';
+import { labelOf, optionsCollection } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import { locatorValue } from '../../../shared/listQuery/parse';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
@@ -16,14 +16,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [concurrencyOption];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	if (resource.waitFor) options.push(...waitForOptions(resource.waitFor));
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
+	return optionsCollection(options);
 }
 
 export const get: Operation = {

@@ -5,6 +5,7 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { InputError, readListQuery } from '../../../shared/listQuery/parse';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords } from '../../../shared/pagination';
+import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
 import { parseJsonObject } from '../json';
@@ -44,14 +45,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 				'Ask the API to return each record in this shape (sent to the shape endpoint), e.g. {"name": "first_name", "title": "properties.title"}',
 		});
 	}
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
+	return optionsCollection(options);
 }
 
 const LIMIT_MAX = 10_000_000;
