@@ -1,0 +1,45 @@
+/** Makes the simulator's organisation lively for the demo: recent changes, a pending transfer, new reports. */
+import { CONDITION_NAMES } from '../test/simulator/conditionSeeds';
+import type { SimulatorClient } from '../test/simulator/client';
+import type { SimRecord } from '../test/simulator/types';
+import { findNode, findWorkflow, IDS, type DemoTargets, type ResourceLocator } from './workflows';
+import type { WorkflowFile } from '../test/e2e/n8n';
+
+/** Employees changed "today", so that the changed-since-yesterday list is not empty. */
+export const RECENTLY_CHANGED = 12;
+
+function pickSpread<T>(list: readonly T[], count: number): T[] {
+	const step = Math.max(1, Math.floor(list.length / count));
+	return list.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+export async function prepareDemoData(client: SimulatorClient, workflows: readonly WorkflowFile[]): Promise<DemoTargets> {
+	const employees = await client.getRecords('employees');
+	const touched = pickSpread(employees, RECENTLY_CHANGED).map((e) => e.id);
+	await client.touchRecords('employees', touched);
+
+	const configured = findNode(findWorkflow(workflows, IDS.title), 'Get employee').parameters.id as ResourceLocator;
+	const employeeId = employees.some((e) => e.id === configured.value) ? configured.value : employees[0].id;
+
+	const transfer = await client.createFileTransfer({
+		deliverAfterReads: 2,
+		overrides: { file_name: 'payroll-export.csv', content_type: 'text/csv' },
+	});
+
+	const conditionId = (await client.conditionIds()).north;
+	const integrations = await client.getRecords('systemIntegrations');
+	const integration = integrations.find((i) => i.source_system === 'timekeeper') ?? integrations[0];
+
+	return {
+		employeeId,
+		fileTransferId: transfer.id,
+		conditionId,
+		conditionName: CONDITION_NAMES.north,
+		integrationId: integration.id,
+	};
+}
+
+/** New time reports "reported now", as employees would in the real service. */
+export async function reportTime(client: SimulatorClient, count: number): Promise<SimRecord[]> {
+	return await client.createRecords('timeReports', count, { restricted: false, overrides: { comment: 'Reported during the demo' } });
+}

@@ -1,0 +1,167 @@
+/** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
+import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../test/e2e/n8n';
+import { RECENTLY_CHANGED, reportTime } from './demoData';
+import { history, table, type Row } from './format';
+import { elapsed } from './log';
+import type { SimulatorProcess } from './simulatorProcess';
+import { IDS, type DemoTargets } from './workflows';
+
+interface Example {
+	title: string;
+	/** Runs the example; returns lines to print; throws when the result is wrong. */
+	run(): Promise<string[]>;
+}
+
+class CheckFailed extends Error {}
+
+function check(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new CheckFailed(message);
+}
+
+async function runFrom(server: N8nServer, workflowId: string, triggerName: string): Promise<ExecutionDetails> {
+	const executionId = await server.runFromTrigger(workflowId, triggerName);
+	const execution = await server.waitForExecution(executionId, 120_000);
+	if (execution.status !== 'success') {
+		const failed = Object.entries(execution.data.resultData.runData)
+			.map(([name]) => [name, nodeError(execution.data.resultData, name)] as const)
+			.find(([, error]) => error);
+		const reason = failed
+			? `${failed[0]}: ${failed[1]?.message ?? ''} ${failed[1]?.description ?? ''}`
+			: (execution.data.resultData.error?.message ?? 'no error message');
+		throw new CheckFailed(`execution ${executionId} ended "${execution.status}": ${reason.trim()}`);
+	}
+	return execution;
+}
+
+const items = (execution: ExecutionDetails, node: string): Row[] => nodeItems(execution.data.resultData, node);
+
+function firstItem(execution: ExecutionDetails, node: string): NodeItem | undefined {
+	return execution.data.resultData.runData[node]?.[0]?.data?.main?.[0]?.[0] ?? undefined;
+}
+
+const todayUtc = (): string => new Date().toISOString().slice(0, 10);
+
+function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Example[] {
+	return [
+		{
+			title: 'List employees changed since yesterday',
+			async run() {
+				const execution = await runFrom(server, IDS.changed, 'Start');
+				const employees = items(execution, 'Employees changed since yesterday');
+				const rows = items(execution, 'Table');
+				check(employees.length >= RECENTLY_CHANGED, `expected at least ${RECENTLY_CHANGED} employees, got ${employees.length}`);
+				const file = firstItem(execution, 'CSV file')?.binary?.data as { fileName?: string; fileSize?: string } | undefined;
+				check(file?.fileName, 'the CSV file node made no file');
+				return [
+					`${employees.length} employees changed since yesterday (filter updated_at ≥ yesterday 00:00, all pages)`,
+					table(rows, ['name', 'email', 'title', 'updated_at']),
+					`CSV file: ${file.fileName}${file.fileSize ? ` (${file.fileSize})` : ''}`,
+				];
+			},
+		},
+		{
+			title: 'New time reports (Personnel Data Trigger, Time Report: Created)',
+			async run() {
+				const reported = await reportTime(sim.client, 3);
+				const execution = await runFrom(server, IDS.timeReports, 'New time reports');
+				const rows = items(execution, 'Report summary');
+				const seen = new Set(rows.map((r) => r.id));
+				const missing = reported.filter((r) => !seen.has(r.id));
+				check(missing.length === 0, `the trigger did not return the ${missing.length} report(s) just made`);
+				await server.activateWorkflow(IDS.timeReports);
+				const wf = await server.getWorkflow(IDS.timeReports);
+				check(wf.active, 'the trigger workflow did not activate');
+				return [
+					`made ${reported.length} time reports in the simulator; a manual run of the trigger ("Fetch Test Event") returned ${rows.length}, the new ones included`,
+					table(rows, ['type', 'from', 'to', 'reported_at', 'employee_id'], 5, 20),
+					'activated: it now polls every minute, each new report once',
+				];
+			},
+		},
+		{
+			title: "Update an employee's title (keeps history)",
+			async run() {
+				const execution = await runFrom(server, IDS.title, 'Start');
+				const [before] = items(execution, 'Get employee');
+				const [after] = items(execution, 'Set new title, keep history');
+				const titlesBefore = (before.properties as { title: Array<{ valid_from: string | null; value: unknown }> }).title;
+				const titlesAfter = (after.properties as { title: Array<{ valid_from: string | null; value: unknown }> }).title;
+				const today = todayUtc();
+				const newest = titlesAfter.find((t) => t.valid_from === today);
+				check(newest?.value === 'Team Lead', `no "Team Lead" title valid from ${today}`);
+				const kept = titlesBefore.filter((t) => t.valid_from !== today);
+				const lost = kept.filter((t) => !titlesAfter.some((a) => a.valid_from === t.valid_from && a.value === t.value));
+				check(lost.length === 0, `${lost.length} earlier title(s) were lost`);
+				return [
+					`${String(before.first_name)} ${String(before.last_name)} (${String(before.id)})`,
+					`    before: ${history(titlesBefore)}`,
+					`    after:  ${history(titlesAfter)}`,
+				];
+			},
+		},
+		{
+			title: 'Wait for a file transfer (File Transfer: Get, Wait for Delivery)',
+			async run() {
+				const started = Date.now();
+				const execution = await runFrom(server, IDS.transfer, 'Start');
+				const [transfer] = items(execution, 'Wait for delivery');
+				check(transfer?.status === 'delivered', `status is "${String(transfer?.status)}", expected "delivered"`);
+				check(transfer.id === targets.fileTransferId, 'another transfer came back');
+				return [
+					`transfer ${String(transfer.id)} (${String(transfer.file_name)}) was pending; the node polled until it was delivered (${elapsed(started)})`,
+					table([transfer], ['status', 'file_name', 'delivered_at']),
+				];
+			},
+		},
+		{
+			title: 'Employees that pass a condition',
+			async run() {
+				const execution = await runFrom(server, IDS.condition, 'Start');
+				const rows = items(execution, 'North office staff');
+				check(rows.length > 0, 'no employee passed the condition');
+				const others = rows.filter((r) => !String(r.email ?? '').endsWith('@north.example'));
+				check(others.length === 0, `${others.length} employees do not pass "${targets.conditionName}"`);
+				return [
+					`${rows.length} employees pass the condition "${targets.conditionName}" (email ends with @north.example)`,
+					table(
+						rows.map((r) => ({ ...r, title: (r.properties as Row | undefined)?.title })),
+						['first_name', 'last_name', 'email', 'title'],
+					),
+				];
+			},
+		},
+		{
+			title: 'Create or update a system time type',
+			async run() {
+				const execution = await runFrom(server, IDS.timeType, 'Start');
+				const [timeType] = items(execution, 'Upsert time type');
+				check(timeType?.type_name === 'Parental leave', 'the time type was not stored');
+				check(timeType.system_integration_id === targets.integrationId, 'stored under another integration');
+				return [
+					'POST …/system-time-types/<integration>: creates the type, or updates the one with the same code',
+					table([timeType], ['type_name', 'type_code', 'source_system', 'id']),
+				];
+			},
+		},
+	];
+}
+
+/** Runs every example; returns how many failed. */
+export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Promise<number> {
+	let failed = 0;
+	const list = examples(server, sim, targets);
+	for (const [index, example] of list.entries()) {
+		const started = Date.now();
+		console.log(`\n${index + 1}. ${example.title}`);
+		try {
+			const lines = await example.run();
+			for (const line of lines) console.log(line.startsWith('    ') ? line : `   ${line}`);
+			console.log(`   ✔ passed (${elapsed(started)})`);
+		} catch (error) {
+			failed++;
+			console.log(`   ✘ FAILED: ${error instanceof Error ? error.message : String(error)}`);
+		}
+	}
+	console.log(`\n${list.length - failed} of ${list.length} examples passed`);
+	return failed;
+}

@@ -1,0 +1,148 @@
+/**
+ * `npm run demo [-- --once] [-- --n8n <key>]`: the Personnel Data API simulator and a real n8n on
+ * 127.0.0.1, with this package installed as a community package, a ready credential and the example
+ * workflows of demo/workflows/. Stays up until Ctrl-C; with --once runs the examples and exits.
+ */
+import {
+	importCredentials,
+	importWorkflow,
+	loadProblems,
+	OWNER,
+	prepareUserFolder,
+	startServer,
+	type N8nServer,
+	type N8nUserFolder,
+} from '../test/e2e/n8n';
+import { parseArgs } from './args';
+import { prepareDemoData, reportTime } from './demoData';
+import { elapsed, say, warn } from './log';
+import { runOnce } from './once';
+import { ensureBuilt, ensureN8n } from './prepare';
+import { startSimulatorProcess, DEMO_EMPLOYEES, type SimulatorProcess } from './simulatorProcess';
+import { bindWorkflows, CREDENTIAL_NAME, demoCredential, IDS, loadWorkflows } from './workflows';
+
+/** How often the interactive demo reports new time, for the active trigger to find. */
+const REPORT_EVERY_MS = 30_000;
+
+interface Running {
+	sim?: SimulatorProcess;
+	folder?: N8nUserFolder;
+	server?: N8nServer;
+	timer?: NodeJS.Timeout;
+}
+
+const running: Running = {};
+let stopping: Promise<void> | undefined;
+
+function stopAll(): Promise<void> {
+	stopping ??= (async () => {
+		if (running.timer) clearInterval(running.timer);
+		if (running.server) {
+			say('stopping n8n…');
+			await running.server.stop();
+		}
+		if (running.sim) {
+			say('stopping the simulator…');
+			await running.sim.stop();
+		}
+		running.folder?.cleanup();
+	})();
+	return stopping;
+}
+
+function onSignal(code: number): void {
+	if (stopping) return;
+	console.log('');
+	stopAll().then(
+		() => {
+			say('stopped');
+			process.exit(code);
+		},
+		(error: unknown) => {
+			warn(`stopping failed: ${String(error)}`);
+			process.exit(1);
+		},
+	);
+}
+
+function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
+	const lines = [
+		'',
+		'──────────────────────────────────────────────────────────────────────────────',
+		` n8n with the Personnel Data nodes:  ${server.baseUrl}`,
+		` Log in as:                         ${OWNER.email}  /  ${OWNER.password}`,
+		` Personnel Data API simulator:      ${sim.baseUrl}  (${DEMO_EMPLOYEES} employees)`,
+		` Credential:                        "${CREDENTIAL_NAME}" (custom base URL, refresh token)`,
+		'',
+		' What to click:',
+		'  • Overview → "List employees changed since yesterday" → Execute workflow; click the',
+		'    "Employees changed since yesterday" node to see its settings, "CSV file" to download.',
+		'  • "New time reports" is active and polls every minute; the demo reports new time every',
+		'    30 s. Open it → Executions to see each report arrive once.',
+		'  • "Update an employee\'s title (keeps history)" → Execute workflow: compare the title',
+		'    history in "Get employee" and "Set new title, keep history" (read the sticky note).',
+		'  • "Wait for a file transfer" → Execute workflow: the node polls until "delivered".',
+		'  • "Employees that pass a condition", "Create or update a system time type": the same.',
+		'  • Add your own: search the node panel for "Personnel Data".',
+		'',
+		' Ctrl-C stops n8n and the simulator.',
+		'──────────────────────────────────────────────────────────────────────────────',
+	];
+	console.log(lines.join('\n'));
+}
+
+async function main(): Promise<number> {
+	const args = parseArgs(process.argv.slice(2));
+	const started = Date.now();
+	process.on('SIGINT', () => onSignal(args.once ? 130 : 0));
+	process.on('SIGTERM', () => onSignal(args.once ? 143 : 0));
+
+	await ensureBuilt();
+	await ensureN8n(args.n8nKey);
+
+	say('starting the Personnel Data API simulator…');
+	const sim = (running.sim = await startSimulatorProcess());
+	const workflows = loadWorkflows();
+	const targets = await prepareDemoData(sim.client, workflows);
+	say(`simulator on ${sim.baseUrl}: ${DEMO_EMPLOYEES} employees, some changed today, a file transfer pending`);
+
+	say(`preparing an n8n user folder with the package, the credential and ${workflows.length} workflows…`);
+	const folder = (running.folder = await prepareUserFolder(args.n8nKey));
+	await importCredentials(folder, [demoCredential(sim)]);
+	await importWorkflow(folder, bindWorkflows(workflows, targets));
+
+	say('starting n8n (about 15 s)…');
+	const server = (running.server = await startServer(folder));
+	const problems = loadProblems(server.logs());
+	if (problems.length) throw new Error(`n8n could not load the package:\n${problems.join('\n')}`);
+	say(`n8n ${folder.install.n8nVersion} is up on ${server.baseUrl} (ready in ${elapsed(started)})`);
+
+	if (args.once) {
+		const failed = await runOnce(server, sim, targets);
+		return failed === 0 ? 0 : 1;
+	}
+
+	await server.activateWorkflow(IDS.timeReports);
+	running.timer = setInterval(() => {
+		const count = 1 + Math.floor(Math.random() * 2);
+		reportTime(sim.client, count).then(
+			() => say(`simulator: ${count} new time report(s)`),
+			(error: unknown) => warn(`simulator: could not add time reports: ${String(error)}`),
+		);
+	}, REPORT_EVERY_MS);
+	printWelcome(server, sim);
+	await new Promise<never>(() => undefined);
+	return 0;
+}
+
+main().then(
+	async (code) => {
+		await stopAll();
+		process.exit(code);
+	},
+	async (error: unknown) => {
+		warn(error instanceof Error ? error.message : String(error));
+		await stopAll().catch(() => undefined);
+		process.exit(1);
+	},
+);
