@@ -2,7 +2,7 @@
 import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../test/e2e/n8n';
 import { RECENTLY_CHANGED, reportTime } from './demoData';
 import { history, table, type Row } from './format';
-import { elapsed } from './log';
+import { elapsed, timeZone, todayIn } from './log';
 import type { SimulatorProcess } from './simulatorProcess';
 import { IDS, type DemoTargets } from './workflows';
 
@@ -39,7 +39,6 @@ function firstItem(execution: ExecutionDetails, node: string): NodeItem | undefi
 	return execution.data.resultData.runData[node]?.[0]?.data?.main?.[0]?.[0] ?? undefined;
 }
 
-const todayUtc = (): string => new Date().toISOString().slice(0, 10);
 
 function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Example[] {
 	return [
@@ -53,7 +52,7 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				const file = firstItem(execution, 'CSV file')?.binary?.data as { fileName?: string; fileSize?: string } | undefined;
 				check(file?.fileName, 'the CSV file node made no file');
 				return [
-					`${employees.length} employees changed since yesterday (filter updated_at ≥ yesterday 00:00, all pages)`,
+					`${employees.length} employees changed since yesterday (filter updated_at ≥ yesterday 00:00 ${timeZone()}, all pages)`,
 					table(rows, ['name', 'email', 'title', 'updated_at']),
 					`CSV file: ${file.fileName}${file.fileSize ? ` (${file.fileSize})` : ''}`,
 				];
@@ -86,7 +85,7 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				const [after] = items(execution, 'Set new title, keep history');
 				const titlesBefore = (before.properties as { title: Array<{ valid_from: string | null; value: unknown }> }).title;
 				const titlesAfter = (after.properties as { title: Array<{ valid_from: string | null; value: unknown }> }).title;
-				const today = todayUtc();
+				const today = todayIn(timeZone());
 				const newest = titlesAfter.find((t) => t.valid_from === today);
 				check(newest?.value === 'Team Lead', `no "Team Lead" title valid from ${today}`);
 				const kept = titlesBefore.filter((t) => t.valid_from !== today);
