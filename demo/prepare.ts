@@ -71,7 +71,8 @@ export async function ensureN8n(key: string): Promise<N8nInstall> {
 		return ready;
 	}
 	const started = Date.now();
-	say(`installing n8n (${key}) into .n8n-cache/: the first time this takes about 5–7 minutes, later runs reuse it`);
+	const cache = process.env.N8N_CACHE_DIR ?? '.n8n-cache';
+	say(`installing n8n (${key}) into ${cache}/: the first time this takes about 5–7 minutes, later runs reuse it`);
 	await runInherited('bash', [path.join(ROOT, 'scripts/n8n/install.sh'), key]);
 	say(`n8n installed in ${elapsed(started)}`);
 	return n8nInstance(key);
