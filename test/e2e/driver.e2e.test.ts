@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
+	assertExecutionOk,
 	executeWorkflow,
 	importWorkflow,
 	loadProblems,
@@ -73,8 +74,7 @@ describe(`n8n driver on ${key}`, () => {
 		test('imports and executes Manual Trigger → Set', async () => {
 			await importWorkflow(folder, manualSetWorkflow);
 			const result = await executeWorkflow(folder, manualSetWorkflow.id);
-			expect(result.error).toBeUndefined();
-			expect(result.ok).toBe(true);
+			assertExecutionOk(result);
 			expect(nodeItems(result, 'Set')).toEqual([{ greeting: 'hello', n: 42 }]);
 		});
 	});

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import {
+	assertExecutionOk,
 	executeWorkflow,
 	importCredentials,
 	importWorkflow,
@@ -101,7 +102,7 @@ describeBuilt(`n8n-nodes-personnel-data on ${key}`, () => {
 
 	test('the action node lists employees (n8n execute)', async () => {
 		const result = await executeWorkflow(folder, listWorkflow.id);
-		if (!result.ok) throw new Error(`execution failed: ${result.error}\n${result.stdout}\n${result.stderr}`);
+		assertExecutionOk(result);
 		const items = nodeItems(result, 'Employees');
 		expect(items).toHaveLength(3);
 		for (const item of items) expect(typeof item.id).toBe('string');
