@@ -1,0 +1,127 @@
+/**
+ * Small builders for the workflows of workflows.e2e.test.ts: nodes as n8n stores them (the
+ * editor's parameter shapes, see demo/workflows/*.json), chained from a Manual Trigger "Start".
+ */
+import { NODE_TYPE_PREFIX, type Connections, type WorkflowFile, type WorkflowNode } from '../n8n';
+
+export const START = 'Start';
+export const ACTION_TYPE = `${NODE_TYPE_PREFIX}personnelData`;
+export const TRIGGER_TYPE = `${NODE_TYPE_PREFIX}personnelDataTrigger`;
+
+export interface CredentialRef {
+	id: string;
+	name: string;
+}
+
+export interface ResourceLocator {
+	__rl: true;
+	mode: 'id' | 'list';
+	value: string;
+}
+
+/** A resource locator in "By ID" mode, as the editor stores it (the value may be an expression). */
+export const byId = (value: string): ResourceLocator => ({ __rl: true, mode: 'id', value });
+
+let nodeCounter = 0;
+/** A stable-looking node id (n8n 2.x keys schedules by node id). */
+function nodeId(): string {
+	nodeCounter++;
+	return `e2e00000-0000-4000-8000-${String(nodeCounter).padStart(12, '0')}`;
+}
+
+export interface ActionNodeOptions {
+	/** Node setting "On Error" (e.g. 'continueRegularOutput' = Continue On Fail). */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+}
+
+/** A Personnel Data action node. */
+export function actionNode(
+	name: string,
+	credential: CredentialRef,
+	parameters: Record<string, unknown>,
+	options: ActionNodeOptions = {},
+): WorkflowNode {
+	return {
+		id: nodeId(),
+		name,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { personnelDataApi: credential },
+		...(options.onError ? { onError: options.onError } : {}),
+	};
+}
+
+/** A node of n8n-nodes-base (Set, Split Out, ...). */
+export function baseNode(name: string, type: string, typeVersion: number, parameters: Record<string, unknown>): WorkflowNode {
+	return { id: nodeId(), name, type: `n8n-nodes-base.${type}`, typeVersion, position: [0, 0], parameters };
+}
+
+const manualTrigger = (): WorkflowNode => ({
+	id: nodeId(),
+	name: START,
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+});
+
+const link = (node: string) => ({ node, type: 'main', index: 0 });
+
+/** Start → nodes[0] → nodes[1] → … (positions laid out left to right). */
+export function chainWorkflow(id: string, name: string, nodes: WorkflowNode[]): WorkflowFile {
+	const all = [manualTrigger(), ...nodes].map((node, i) => ({ ...node, position: [i * 240, 0] as [number, number] }));
+	const connections: Connections = {};
+	for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[link(all[i + 1].name)]] };
+	return { id, name, nodes: all, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** Start → every node of `nodes` (siblings; n8n v1 order runs them one after the other). */
+export function fanOutWorkflow(id: string, name: string, nodes: WorkflowNode[]): WorkflowFile {
+	const start = manualTrigger();
+	const placed = nodes.map((node, i) => ({ ...node, position: [240, i * 200] as [number, number] }));
+	return {
+		id,
+		name,
+		nodes: [start, ...placed],
+		connections: { [START]: { main: [placed.map((node) => link(node.name))] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Items with `{ [field]: value }`, one per value: a Set node (raw JSON) followed by Split Out. */
+export function itemsOf(field: string, values: readonly string[]): WorkflowNode[] {
+	return [
+		baseNode('Values', 'set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify({ [field]: values }), options: {} }),
+		baseNode('One item each', 'splitOut', 1, { fieldToSplitOut: field, include: 'noOtherFields', options: {} }),
+	];
+}
+
+/** A workflow with only the polling trigger, on a cron expression of Poll Times' "Custom" mode. */
+export function triggerWorkflow(
+	id: string,
+	name: string,
+	triggerName: string,
+	credential: CredentialRef,
+	parameters: Record<string, unknown>,
+	cronExpression: string,
+): WorkflowFile {
+	return {
+		id,
+		name,
+		nodes: [
+			{
+				id: nodeId(),
+				name: triggerName,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression }] }, ...parameters },
+				credentials: { personnelDataApi: credential },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
