@@ -402,8 +402,10 @@ describeBuilt(`issue 5 workflows on ${key}`, () => {
 	}, 200_000);
 
 	test('9. An access token that expires during a long Return All is re-provisioned without the user noticing', async () => {
-		sim().setTokenTtl(2);
-		sim().setFaults({ latencyMs: 1200, applyToProvisioning: false });
+		// Tokens carry whole-second expiries, so a 3 s token lives 2–3 s: always longer than one
+		// request (1.5 s of latency), never as long as the three pages of the Return All (4.5 s+).
+		sim().setTokenTtl(3);
+		sim().setFaults({ latencyMs: 1500, applyToProvisioning: false });
 		sim().resetStats();
 		sim().clearRequests();
 		const started = Date.now();
@@ -416,7 +418,7 @@ describeBuilt(`issue 5 workflows on ${key}`, () => {
 
 		const stats = sim().stats();
 		const provisionings = stats.provisioning.refresh;
-		expect(elapsedMs).toBeGreaterThan(2000); // the run outlived one token
+		expect(elapsedMs).toBeGreaterThan(4500); // the run outlived a token
 		expect(provisionings).toBeGreaterThan(1);
 		// Every page that reached the API was answered with records in the end.
 		const pages = apiRequests().filter((r) => r.path === '/v1/org/employees');
