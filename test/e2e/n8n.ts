@@ -162,30 +162,45 @@ export async function freePort(): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // User folder and the packed package
 
-const packedTarballs = new Map<string, string>();
+const packedTarballs = new Map<string, Buffer>();
 
 /**
- * `npm pack` of a package folder (default: the project; once per process and folder) into
- * .e2e-tmp/pack-<pid>/: what a user would install, so a wrong `files` list shows. The project
- * needs `npm run build` first.
+ * `npm pack` of a package folder (default: the project; once per process and folder): what a
+ * user would install, so a wrong `files` list shows. Returns the tarball's bytes (the file itself
+ * is removed at once). The project needs `npm run build` first.
  */
-export async function packProject(projectDir: string = PACKAGE_SOURCE): Promise<string> {
+export async function packProject(projectDir: string = PACKAGE_SOURCE): Promise<Buffer> {
 	const known = packedTarballs.get(projectDir);
-	if (known && existsSync(known)) return known;
+	if (known) return known;
 	if (!existsSync(path.join(projectDir, 'dist'))) {
 		throw new Error(`${projectDir}/dist missing: run npm run build first`);
 	}
-	const dest = path.join(TMP_DIR, `pack-${process.pid}-${packedTarballs.size}`);
-	mkdirSync(dest, { recursive: true });
-	const res = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
-		cwd: projectDir,
-		env: process.env,
+	mkdirSync(TMP_DIR, { recursive: true });
+	const dest = mkdtempSync(path.join(TMP_DIR, 'pack-'));
+	try {
+		const res = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
+			cwd: projectDir,
+			env: process.env,
+		});
+		if (res.rc !== 0) throw new Error(`npm pack failed (${res.rc}): ${res.stderr}`);
+		const info = JSON.parse(res.stdout) as Array<{ filename: string }>;
+		const tarball = readFileSync(path.join(dest, info[0].filename));
+		packedTarballs.set(projectDir, tarball);
+		return tarball;
+	} finally {
+		rmSync(dest, { recursive: true, force: true });
+	}
+}
+
+function extractTarball(tarball: Buffer, dest: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const tar = spawn('tar', ['-xzf', '-', '-C', dest, '--strip-components=1'], { stdio: ['pipe', 'ignore', 'pipe'] });
+		let stderr = '';
+		tar.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+		tar.on('error', reject);
+		tar.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar failed (${code}): ${stderr}`))));
+		tar.stdin.end(tarball);
 	});
-	if (res.rc !== 0) throw new Error(`npm pack failed (${res.rc}): ${res.stderr}`);
-	const info = JSON.parse(res.stdout) as Array<{ filename: string }>;
-	const tarball = path.join(dest, info[0].filename);
-	packedTarballs.set(projectDir, tarball);
-	return tarball;
 }
 
 export interface N8nUserFolder {
@@ -264,8 +279,7 @@ export async function prepareUserFolder(key: string, opts: PrepareOptions = {}):
 		const nodesDir = path.join(n8nDir, 'nodes');
 		const staging = path.join(nodesDir, 'node_modules', '.staging');
 		mkdirSync(staging, { recursive: true });
-		const res = await run('tar', ['-xzf', tarball, '-C', staging, '--strip-components=1']);
-		if (res.rc !== 0) throw new Error(`tar failed: ${res.stderr}`);
+		await extractTarball(tarball, staging);
 		const pkg = JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as {
 			name: string;
 			version: string;
