@@ -28,26 +28,28 @@ export interface LocatorOptions {
 }
 
 export function recordLocator(options: LocatorOptions): INodeProperties {
-	const modes: INodeProperties['modes'] = [];
-	if (options.searchMethod) {
-		// A mode, not a parameter: it has no default.
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing
-		modes.push({
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: options.searchMethod, searchable: true },
-		});
-	}
-	modes.push(byIdMode(options.what));
-	return {
+	const locator: INodeProperties = {
 		displayName: options.displayName,
 		name: options.name,
 		type: 'resourceLocator',
 		default: { mode: options.searchMethod ? 'list' : 'id', value: '' },
 		required: options.required ?? true,
 		description: options.description,
-		modes,
+		modes: [byIdMode(options.what)],
 		displayOptions: options.displayOptions,
+	};
+	if (!options.searchMethod) return locator;
+	return {
+		...locator,
+		// Written out under `modes` so n8n's lint and scanner see a mode, which has no default.
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: options.searchMethod, searchable: true },
+			},
+			byIdMode(options.what),
+		],
 	};
 }
