@@ -3,15 +3,12 @@
  * 127.0.0.1, with this package installed as a community package, a ready credential and the example
  * workflows of demo/workflows/. Stays up until Ctrl-C; with --once runs the examples and exits.
  */
-import { rmSync } from 'node:fs';
-import * as path from 'node:path';
 
 import {
 	importCredentials,
 	importWorkflow,
 	loadProblems,
 	OWNER,
-	packProject,
 	prepareUserFolder,
 	startServer,
 	type N8nServer,
@@ -34,7 +31,6 @@ interface Running {
 	server?: N8nServer;
 	timer?: NodeJS.Timeout;
 	/** The folder `npm pack` wrote the package into (.e2e-tmp/pack-<pid>-0). */
-	packDir?: string;
 }
 
 const running: Running = {};
@@ -52,7 +48,6 @@ function stopAll(): Promise<void> {
 			await running.sim.stop();
 		}
 		running.folder?.cleanup();
-		if (running.packDir) rmSync(running.packDir, { recursive: true, force: true });
 	})();
 	return stopping;
 }
@@ -116,7 +111,6 @@ async function main(): Promise<number> {
 	say(`preparing an n8n user folder with the package, the credential and ${workflows.length} workflows…`);
 	// n8n's $today and "yesterday" in the user's own time zone (n8n's default is America/New_York).
 	const folder = (running.folder = await prepareUserFolder(args.n8nKey, { env: { GENERIC_TIMEZONE: timeZone() } }));
-	running.packDir = path.dirname(await packProject()); // the tarball of this run (cached by the driver)
 	await importCredentials(folder, [demoCredential(sim)]);
 	await importWorkflow(folder, bindWorkflows(workflows, targets));
 
