@@ -2,6 +2,7 @@ import { PersonnelDataApi } from '../../credentials/PersonnelDataApi.credentials
 import { PersonnelData } from '../../nodes/PersonnelData/PersonnelData.node';
 import { PersonnelDataTrigger } from '../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
 import { NodeRuntime } from '../harness';
+import { expectNoSecrets } from '../helpers/secrets';
 import type { RunningSimulator, StartOptions } from '../simulator/server';
 import { startSimulator } from '../simulator/server';
 
@@ -38,5 +39,65 @@ export async function startTestBed(options: StartOptions = {}): Promise<TestBed>
 	});
 	const bed = { simulator, runtime };
 	useCredential(bed);
+	watchForSecrets(bed);
 	return bed;
+}
+
+interface SaltStore {
+	salts: Map<string, Array<{ value: string }>>;
+	usedSalts: Map<string, Set<string>>;
+}
+
+/**
+ * Every secret the bed has seen: refresh and legacy tokens of both roles, every access token n8n
+ * stored, every signature sent (from the request log) and every salt handed out (read from the
+ * simulator's private salt store: the salts are not in the request log, which records requests only).
+ */
+export function secretsOf(bed: TestBed): string[] {
+	const { admin, limited } = bed.simulator.credentials;
+	const secrets = [admin.refreshToken, admin.legacyToken, limited.refreshToken, limited.legacyToken];
+	for (const update of bed.runtime.credentialUpdates('personnelDataApi')) secrets.push(String(update.accessToken ?? ''));
+	const stored = bed.runtime.storedCredentials('personnelDataApi');
+	if (stored) secrets.push(String(stored.accessToken ?? ''), String(stored.refreshToken ?? ''));
+	for (const entry of bed.simulator.sim.requests()) {
+		const body = entry.body as { signature?: unknown } | undefined;
+		if (typeof body?.signature === 'string') secrets.push(body.signature);
+	}
+	const store = bed.simulator.sim.auth as unknown as SaltStore;
+	for (const live of store.salts.values()) for (const salt of live) secrets.push(salt.value);
+	for (const used of store.usedSalts.values()) for (const salt of used) secrets.push(salt);
+	return secrets.filter((secret) => secret !== '');
+}
+
+/**
+ * Every suite that uses a test bed checks, mechanically, that no secret reached what a user or a
+ * log can see: everything the runtime returned (items, errors, list search results, credential test
+ * results) and every log line is scanned when the simulator is closed (each suite's afterAll).
+ */
+function watchForSecrets(bed: TestBed): void {
+	const seen: unknown[] = [];
+	const { runtime, simulator } = bed;
+	const record = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+		async (...args: A): Promise<R> => {
+			try {
+				const result = await call(...args);
+				seen.push(result);
+				return result;
+			} catch (error) {
+				seen.push(error);
+				throw error;
+			}
+		};
+	runtime.execute = record(runtime.execute.bind(runtime));
+	runtime.poll = record(runtime.poll.bind(runtime));
+	runtime.listSearch = record(runtime.listSearch.bind(runtime));
+	runtime.testCredential = record(runtime.testCredential.bind(runtime));
+	const close = simulator.close.bind(simulator);
+	simulator.close = async () => {
+		try {
+			expectNoSecrets([seen, runtime.logs], secretsOf(bed));
+		} finally {
+			await close();
+		}
+	};
 }

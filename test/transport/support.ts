@@ -57,28 +57,4 @@ export function jsonOf(items: INodeExecutionData[][] | undefined): Array<Record<
 	return (items?.[0] ?? []).map((item) => item.json);
 }
 
-interface SaltStore {
-	salts: Map<string, Array<{ value: string }>>;
-	usedSalts: Map<string, Set<string>>;
-}
-
-/**
- * Every secret the bed has seen: refresh and legacy tokens of both roles, every access token n8n
- * stored, every signature sent (from the request log) and every salt handed out (read from the
- * simulator's private salt store: the salts are not in the request log, which records requests only).
- */
-export function secretsOf(bed: TestBed): string[] {
-	const { admin, limited } = bed.simulator.credentials;
-	const secrets = [admin.refreshToken, admin.legacyToken, limited.refreshToken, limited.legacyToken];
-	for (const update of bed.runtime.credentialUpdates(CREDENTIAL)) secrets.push(String(update.accessToken ?? ''));
-	const stored = bed.runtime.storedCredentials(CREDENTIAL);
-	if (stored) secrets.push(String(stored.accessToken ?? ''), String(stored.refreshToken ?? ''));
-	for (const entry of bed.simulator.sim.requests()) {
-		const body = entry.body as { signature?: unknown } | undefined;
-		if (typeof body?.signature === 'string') secrets.push(body.signature);
-	}
-	const store = bed.simulator.sim.auth as unknown as SaltStore;
-	for (const live of store.salts.values()) for (const salt of live) secrets.push(salt.value);
-	for (const used of store.usedSalts.values()) for (const salt of used) secrets.push(salt);
-	return secrets.filter((secret) => secret !== '');
-}
+export { secretsOf } from '../nodes/setup';
