@@ -19,6 +19,22 @@ function label(record: IDataObject, fields: readonly string[]): string {
 	return parts.length > 0 ? parts.join(' · ') : String(record.id);
 }
 
+type Search = NonNullable<ResourceDefinition['search']>;
+
+/** What the user typed, as the API's filters: an email, "First Last", or part of the search field. */
+function searchFilters(search: Search, text: string): Query {
+	const filter = (field: string, value: string, operator = search.operator): Query => ({
+		[QUERY.filter(field, 'op')]: operator,
+		[QUERY.filter(field, 'value')]: operator === 'ilike' ? `%${value}%` : value,
+	});
+	if (search.emailField && text.includes('@')) return filter(search.emailField, text, 'ilike');
+	const words = text.split(/\s+/);
+	if (search.fullName && words.length > 1) {
+		return { ...filter(search.fullName.first, words[0], 'ilike'), ...filter(search.fullName.last, words.slice(1).join(' '), 'ilike') };
+	}
+	return filter(search.field, text);
+}
+
 async function searchList(
 	context: ILoadOptionsFunctions,
 	resource: ResourceDefinition,
@@ -26,12 +42,9 @@ async function searchList(
 	filter: string | undefined,
 	paginationToken: string | undefined,
 ): Promise<INodeListSearchResult> {
-	const search = resource.search as NonNullable<ResourceDefinition['search']>;
+	const search = resource.search as Search;
 	const query: Query = { ...extraQuery, [QUERY.first]: SEARCH_PAGE_SIZE, [QUERY.after]: paginationToken };
-	if (filter) {
-		query[QUERY.filter(search.field, 'op')] = search.operator;
-		query[QUERY.filter(search.field, 'value')] = search.operator === 'ilike' ? `%${filter}%` : filter;
-	}
+	if (filter?.trim()) Object.assign(query, searchFilters(search, filter.trim()));
 	const page = await apiRequest.call<ILoadOptionsFunctions, [ApiRequest], Promise<ListPage>>(context, {
 		method: 'GET',
 		path: resource.paths.list as string,

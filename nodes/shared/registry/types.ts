@@ -60,7 +60,15 @@ export interface ResourceDefinition {
 	/** Timestamps that mark a change, for "changed since" polling; `updated` absent: never updated. */
 	changeFields?: { created: string; updated?: string };
 	/** How the "From List" mode of the resource locator finds records. */
-	search?: { field: string; operator: FilterOperator; labelFields: readonly string[] };
+	search?: {
+		field: string;
+		operator: FilterOperator;
+		labelFields: readonly string[];
+		/** Search text with an @ is looked up in this field instead. */
+		emailField?: string;
+		/** Search text of several words is a first name and a last name. */
+		fullName?: { first: string; last: string };
+	};
 	/** A status field polled until it reaches a final value ("Wait for Delivery"). */
 	waitFor?: { field: string; doneValue: string; label: string };
 	/** Plain and dated fields a write accepts; set on writable resources. */

@@ -77,6 +77,28 @@ describe('Personnel Data: Get and single records', () => {
 			expect(idsOf(jsonOf(result))).toEqual([employee.id]);
 		});
 
+		it('the employee list search also takes an email or "First Last"', async () => {
+			const employee = first('employees');
+			const searchFor = async (filter: string) => {
+				const search = await bed.runtime.listSearch({
+					nodeType: 'personnelData',
+					method: 'searchRecords',
+					parameters: { resource: 'employee', operation: 'get' },
+					filter,
+				});
+				return { values: search.results.map((result) => result.value), rawQuery: apiRequests(bed).at(-1)?.rawQuery ?? '' };
+			};
+
+			const byEmail = await searchFor(String(employee.email));
+			expect(byEmail.values).toContain(employee.id);
+			expect(queryValues(byEmail.rawQuery, 'filters[email][value]')).toEqual([`%${String(employee.email)}%`]);
+
+			const byName = await searchFor(`${String(employee.first_name)} ${String(employee.last_name)}`);
+			expect(byName.values).toContain(employee.id);
+			expect(queryValues(byName.rawQuery, 'filters[first_name][value]')).toEqual([`%${String(employee.first_name)}%`]);
+			expect(queryValues(byName.rawQuery, 'filters[last_name][value]')).toEqual([`%${String(employee.last_name)}%`]);
+		});
+
 		it('the list search pages with the API\'s cursor', async () => {
 			const page1 = await bed.runtime.listSearch({ nodeType: 'personnelData', method: 'searchRecords', parameters: { resource: 'employee' } });
 			expect(page1.results).toHaveLength(50);

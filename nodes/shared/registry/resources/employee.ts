@@ -31,7 +31,13 @@ export const employee: ResourceDefinition = {
 	},
 	datedProperties: ['title', 'org_unit_id', 'manager_id', 'employment_type', 'cost_center', 'work_percentage'],
 	changeFields: { created: 'inserted_at', updated: 'updated_at' },
-	search: { field: 'last_name', operator: 'ilike', labelFields: ['first_name', 'last_name', 'email'] },
+	search: {
+		field: 'last_name',
+		operator: 'ilike',
+		labelFields: ['first_name', 'last_name', 'email'],
+		emailField: 'email',
+		fullName: { first: 'first_name', last: 'last_name' },
+	},
 	writable: {
 		plainFields: ['first_name', 'last_name', 'email', 'phone1', 'phone2', 'private_id_number', 'employee_number'],
 		requiredOnCreate: ['first_name', 'last_name'],
