@@ -10,6 +10,27 @@ interface CursorPage {
 	pagination?: { end_cursor?: string | null; has_next_page?: boolean };
 }
 
+/**
+ * The cursors followed lately, to stop a server that loops (A → B → A) as well as one that
+ * repeats itself. Bounded, so a walk of any length keeps flat memory.
+ */
+class RecentCursors {
+	private static readonly KEEP = 1000;
+
+	private readonly cursors = new Set<string>();
+
+	has(cursor: string): boolean {
+		return this.cursors.has(cursor);
+	}
+
+	add(cursor: string): void {
+		this.cursors.add(cursor);
+		if (this.cursors.size > RecentCursors.KEEP) {
+			this.cursors.delete(this.cursors.values().next().value as string);
+		}
+	}
+}
+
 export interface PageOptions {
 	/** Stop after this many records; undefined: every record. */
 	limit?: number;
@@ -29,6 +50,7 @@ export async function* pagesOf(
 	const { limit } = options;
 	let after: string | undefined;
 	let fetched = 0;
+	const used = new RecentCursors();
 	while (limit === undefined || fetched < limit) {
 		const first = limit === undefined ? PAGE_SIZE_MAX : Math.min(PAGE_SIZE_MAX, limit - fetched);
 		const page = await apiRequest.call<ApiContext, [ApiRequest], Promise<CursorPage>>(this, {
@@ -41,13 +63,14 @@ export async function* pagesOf(
 
 		if (!page.pagination?.has_next_page) return;
 		const next = page.pagination.end_cursor ?? undefined;
-		if (!next || next === after) {
+		if (!next || used.has(next)) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`The API said more ${request.path} records exist but gave no new cursor (pagination[after]=${after ?? 'none'}); stopped instead of asking for the same page again`,
+				`The API said more ${request.path} records exist but gave no new cursor (${next ? `pagination[after]=${next} was already used` : 'end_cursor is empty'}); stopped instead of asking for the same pages again`,
 				{ itemIndex: options.itemIndex },
 			);
 		}
+		used.add(next);
 		after = next;
 	}
 }

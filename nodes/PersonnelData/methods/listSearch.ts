@@ -1,4 +1,5 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY } from '../../shared/apiChoices';
 import type { ResourceDefinition } from '../../shared/registry';
@@ -76,5 +77,21 @@ export async function searchConditions(
 	const resource = resourceByValue(this.getNodeParameter('resource', 'employee') as string);
 	if (!resource.conditionDomain) return { results: [] };
 	const byDomain: Query = { [QUERY.filter('domain', 'op')]: 'eq', [QUERY.filter('domain', 'value')]: resource.conditionDomain };
-	return await searchList(this, condition, byDomain, filter, paginationToken);
+	try {
+		return await searchList(this, condition, byDomain, filter, paginationToken);
+	} catch (error) {
+		throw explainConditionListFailure(this, error);
+	}
+}
+
+/**
+ * Listing conditions needs the Conditions grant, filtering by one does not (spec: Filtering by
+ * condition): a role without the grant can still use a condition by its ID, so say so.
+ */
+function explainConditionListFailure(context: ILoadOptionsFunctions, error: unknown): Error {
+	if ((error as { httpCode?: string | null }).httpCode !== '403') return error as Error;
+	return new NodeOperationError(
+		context.getNode(),
+		'This credential\'s role may not list conditions (it lacks the Conditions grant). Choose "By ID" and paste the condition\'s ID: filtering by a condition needs no grant.',
+	);
 }

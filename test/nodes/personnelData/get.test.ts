@@ -124,6 +124,18 @@ describe('Personnel Data: Get and single records', () => {
 		});
 	});
 
+	it('the Condition picker tells a role without the Conditions grant to use the ID instead', async () => {
+		useCredential(bed, 'limited');
+		const failure = await bed.runtime
+			.listSearch({ nodeType: 'personnelData', method: 'searchConditions', parameters: { resource: 'employee', operation: 'getMany' } })
+			.then(() => undefined, (error: unknown) => error as Error);
+		expect(failure?.message).toContain('lacks the Conditions grant');
+		expect(failure?.message).toContain('By ID');
+		const conditionId = sim().conditionIds().north;
+		const result = await run(bed, { resource: 'employee', operation: 'getMany', limit: 5, condition: byId(conditionId) });
+		expect(result.error).toBeUndefined();
+	});
+
 	describe('Simplify', () => {
 		const datedEmployee = (): IDataObject & { id: string } => {
 			const [employee] = sim().createRecords('employees', 1, {
@@ -353,13 +365,15 @@ describe('Personnel Data: Get and single records', () => {
 });
 
 describe('Personnel Data: a cursor that does not advance', () => {
-	it('fails clearly instead of asking for the same page forever', async () => {
+	type Page = { end_cursor: string | null; has_next_page: boolean };
+	/** Runs a Return All against a tiny server whose n-th answer (from 1) has `pageFor(n)` as pagination. */
+	async function returnAllAgainst(pageFor: (request: number) => Page) {
 		let requests = 0;
 		const server = createServer((req, res) => {
 			requests++;
 			res.writeHead(200, { 'content-type': 'application/json' });
 			const id = `00000000-0000-4000-8000-${String(requests).padStart(12, '0')}`;
-			res.end(JSON.stringify({ data: [{ id }], pagination: { end_cursor: 'STUCK', has_next_page: true } }));
+			res.end(JSON.stringify({ data: [{ id }], pagination: pageFor(requests) }));
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const bed = await startTestBed();
@@ -371,37 +385,29 @@ describe('Personnel Data: a cursor that does not advance', () => {
 				legacyToken: 'legacy-token',
 			});
 			const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: true } });
-			expect(result.error?.message).toContain('gave no new cursor');
-			expect(result.error?.message).toContain('STUCK');
-			expect(requests).toBe(2);
+			return { result, requests };
 		} finally {
 			await bed.simulator.close();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		}
+	}
+
+	it('fails clearly instead of asking for the same page forever', async () => {
+		const { result, requests } = await returnAllAgainst(() => ({ end_cursor: 'STUCK', has_next_page: true }));
+		expect(result.error?.message).toContain('gave no new cursor');
+		expect(result.error?.message).toContain('STUCK');
+		expect(requests).toBe(2);
 	});
 
 	it('a missing end cursor with has_next_page fails too', async () => {
-		let requests = 0;
-		const server = createServer((req, res) => {
-			requests++;
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ data: [], pagination: { end_cursor: null, has_next_page: true } }));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const bed = await startTestBed();
-		try {
-			bed.runtime.setCredentials('personnelDataApi', {
-				environment: 'custom',
-				baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-				authMode: 'legacyToken',
-				legacyToken: 'legacy-token',
-			});
-			const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: true } });
-			expect(result.error?.message).toContain('gave no new cursor');
-			expect(requests).toBe(1);
-		} finally {
-			await bed.simulator.close();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		}
+		const { result, requests } = await returnAllAgainst(() => ({ end_cursor: null, has_next_page: true }));
+		expect(result.error?.message).toContain('gave no new cursor');
+		expect(requests).toBe(1);
+	});
+
+	it('a server that cycles through cursors (A, B, A) is stopped as well', async () => {
+		const { result, requests } = await returnAllAgainst((n) => ({ end_cursor: n % 2 === 1 ? 'A' : 'B', has_next_page: true }));
+		expect(result.error?.message).toContain('pagination[after]=A was already used');
+		expect(requests).toBe(3);
 	});
 });
