@@ -793,3 +793,13 @@ export async function startServer(
 	};
 	return server;
 }
+
+/**
+ * The end-to-end suites test the built package: without dist/ they must fail loudly, not skip
+ * (run `npm run build` first; `.ci/run` does, through `npm test`).
+ */
+export function assertPackageBuilt(projectDir: string = PACKAGE_SOURCE): void {
+	for (const file of ['dist/nodes/PersonnelData/PersonnelData.node.js', 'dist/nodes/PersonnelDataTrigger/PersonnelDataTrigger.node.js']) {
+		if (!existsSync(path.join(projectDir, file))) throw new Error(`${file} is missing: run npm run build before the end-to-end tests`);
+	}
+}

@@ -3,8 +3,6 @@
  * the Personnel Data API simulator running in this process: the action node from `n8n execute`,
  * the polling trigger from the REST API ("Fetch Test Event") and after activation.
  */
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import {
 	assertExecutionOk,
@@ -14,8 +12,8 @@ import {
 	loadProblems,
 	NODE_TYPE_PREFIX,
 	nodeItems,
-	PACKAGE_SOURCE,
 	prepareUserFolder,
+	assertPackageBuilt,
 	publishWorkflow,
 	startServer,
 	type N8nServer,
@@ -26,10 +24,7 @@ import {
 declare const N8N_KEY: string;
 const key = N8N_KEY;
 
-const built =
-	existsSync(path.join(PACKAGE_SOURCE, 'dist/nodes/PersonnelData/PersonnelData.node.js')) &&
-	existsSync(path.join(PACKAGE_SOURCE, 'dist/nodes/PersonnelDataTrigger/PersonnelDataTrigger.node.js'));
-const describeBuilt = built ? describe : describe.skip;
+assertPackageBuilt();
 
 const CRED = { id: 'pdCredAdmin01', name: 'Personnel Data (simulator)' };
 const credentials = { personnelDataApi: CRED };
@@ -75,7 +70,7 @@ function triggerWorkflow(id: string, name: string): WorkflowFile {
 const manualTriggerWf = triggerWorkflow('wfPkgTrig0001', 'Package: trigger, manual');
 const activeTriggerWf = triggerWorkflow('wfPkgTrig0002', 'Package: trigger, active');
 
-describeBuilt(`n8n-nodes-personnel-data on ${key}`, () => {
+describe(`n8n-nodes-personnel-data on ${key}`, () => {
 	let sim: RunningSimulator;
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;

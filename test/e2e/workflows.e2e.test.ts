@@ -5,7 +5,6 @@
  * simulator in this process. The assertions are on the workflows' output and on the simulator's
  * own data, request log and stats.
  */
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 import { evaluateRule } from '../simulator/conditions';
@@ -18,8 +17,8 @@ import {
 	loadProblems,
 	nodeError,
 	nodeItems,
-	PACKAGE_SOURCE,
 	prepareUserFolder,
+	assertPackageBuilt,
 	startServer,
 	type CredentialFile,
 	type ExecutionDetails,
@@ -40,10 +39,7 @@ import {
 declare const N8N_KEY: string;
 const key = N8N_KEY;
 
-const built =
-	existsSync(path.join(PACKAGE_SOURCE, 'dist/nodes/PersonnelData/PersonnelData.node.js')) &&
-	existsSync(path.join(PACKAGE_SOURCE, 'dist/nodes/PersonnelDataTrigger/PersonnelDataTrigger.node.js'));
-const describeBuilt = built ? describe : describe.skip;
+assertPackageBuilt();
 
 // Credentials: the admin role, the limited role (403 on restricted records), and an admin one
 // used only by the token-expiry workflow (so that no token from other runs is cached in it).
@@ -172,7 +168,7 @@ interface ErrorCaseIds {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describeBuilt(`issue 5 workflows on ${key}`, () => {
+describe(`issue 5 workflows on ${key}`, () => {
 	let simulator: RunningSimulator;
 	let folder: N8nUserFolder;
 	let server: N8nServer;
