@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/description';
 import { route } from './actions/router';
-import { searchConditions, searchRecords } from './methods/listSearch';
+import { searchConditions, searchRecords } from '../shared/methods/listSearch';
 
 export class PersonnelData implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchConditions } from '../PersonnelData/methods/listSearch';
+import { searchConditions } from '../shared/methods/listSearch';
 import { triggerProperties } from './description';
 import { pollChanges } from './poll';
 

@@ -5,16 +5,10 @@ import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shar
 import { optionsCollection } from '../shared/descriptions/labels';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
+import { eventsOf } from './events';
 
-export type ChangeEvent = 'createdOrUpdated' | 'created';
-
-/** Resources the trigger can watch: listable, with a timestamp that marks a change. */
-export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && resource.changeFields);
-
-export function changeFieldOf(resource: ResourceDefinition, event: ChangeEvent): string | undefined {
-	const fields = resource.changeFields;
-	return event === 'created' ? fields?.created : fields?.updated;
-}
+/** Resources the trigger can watch: listable, with at least one event. */
+export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && eventsOf(resource).length > 0);
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
@@ -27,25 +21,21 @@ const resourceProperty: INodeProperties = {
 	default: 'employee',
 };
 
-const defaultEvent = (options: Array<{ value: string }>): string => options[0].value;
+/** The first event the resource offers (the table's order). */
+const firstOf = (options: Array<{ value: string }>): string => options[0].value;
 
 function eventProperty(resource: ResourceDefinition): INodeProperties {
-	const options = [
-		{ name: 'Created', value: 'created', description: `A new ${resource.displayName.toLowerCase()} appears (inserted_at)` },
-	];
-	if (resource.changeFields?.updated) {
-		options.unshift({
-			name: 'Created or Updated',
-			value: 'createdOrUpdated',
-			description: `A ${resource.displayName.toLowerCase()} is created or changes (updated_at)`,
-		});
-	}
+	const options = eventsOf(resource).map((event) => ({
+		name: event.name,
+		value: event.value,
+		description: event.description(resource, event.changeField(resource) as string),
+	}));
 	return {
 		displayName: 'Event',
 		name: 'event',
 		type: 'options',
 		options,
-		default: defaultEvent(options),
+		default: firstOf(options),
 		displayOptions: { show: { resource: [resource.value] } },
 		hint: resource.changeFields?.updated
 			? undefined

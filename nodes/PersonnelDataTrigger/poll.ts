@@ -1,24 +1,23 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY } from '../shared/apiChoices';
-import { InputError, readListQuery } from '../shared/listQuery/parse';
+import { readListQuery } from '../shared/listQuery/parse';
+import { InputError, toNodeError } from '../shared/errors';
 import { simplifyRecords } from '../shared/listQuery/simplify';
 import { collectRecords, pagesOf } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { resourceByValue } from '../shared/registry';
 import type { ApiRequest, Query } from '../shared/transport';
-import { compareTimestamps } from '../shared/timestamps';
 import type { Change, ChangeState } from './changeState';
 import { advance, initialState, noveltyCheck, readFrom } from './changeState';
-import type { ChangeEvent } from './description';
-import { changeFieldOf } from './description';
+import type { TriggerEvent } from './events';
+import { eventOf } from './events';
 
 const TEST_EVENT_COUNT = 3;
 
 interface PollSetup {
 	resource: ResourceDefinition;
-	event: ChangeEvent;
+	event: TriggerEvent;
 	field: string;
 	query: Query;
 	lookbackMs: number;
@@ -36,9 +35,7 @@ function without(query: Query, key: string): Query {
 function readSetup(context: IPollFunctions): PollSetup {
 	const read = (name: string, fallback: unknown) => context.getNodeParameter(name, fallback as never) as unknown;
 	const resource = resourceByValue(read('resource', 'employee') as string);
-	const event = read('event', 'createdOrUpdated') as ChangeEvent;
-	const field = changeFieldOf(resource, event);
-	if (!field) throw new InputError(`Event: ${resource.pluralName} have no timestamp for "${event}"; choose Created`);
+	const { event, field } = eventOf(resource, String(read('event', 'createdOrUpdated')));
 	const query = readListQuery(resource, read);
 	if (query[QUERY.filter(field, 'op')] !== undefined) {
 		throw new InputError(`Filters: ${field} is set by the trigger itself; remove that filter`);
@@ -69,11 +66,8 @@ function changeOf(record: IDataObject, field: string): Change | undefined {
 }
 
 function withEvent(setup: PollSetup, record: IDataObject): IDataObject {
-	const { inserted_at: inserted, updated_at: updated } = record;
-	const created =
-		setup.event === 'created' ||
-		(typeof inserted === 'string' && typeof updated === 'string' && compareTimestamps(inserted, updated) === 0);
-	return { ...record, _event: { type: created ? 'created' : 'updated', resource: setup.resource.value, changedAt: record[setup.field] } };
+	const type = setup.event.typeOf(record, setup.resource);
+	return { ...record, _event: { type, resource: setup.resource.value, changedAt: record[setup.field] } };
 }
 
 function listRequest(setup: PollSetup, query: Query): ApiRequest {
@@ -154,7 +148,7 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 	try {
 		setup = readSetup(this);
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), error instanceof InputError ? error.message : (error as Error));
+		throw toNodeError(this.getNode(), error);
 	}
 	const emit = (records: IDataObject[]) =>
 		records.length === 0

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputError } from '../../shared/listQuery/parse';
+import { InputError } from '../../shared/errors';
 
 function parseOrUndefined(text: string): unknown {
 	try {

@@ -1,20 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { InputError } from '../../shared/listQuery/parse';
-import type { OperationName } from '../../shared/registry';
-import { operationsOf, resourceByValue } from '../../shared/registry';
+import { toNodeError } from '../../shared/errors';
+import { resourceByValue } from '../../shared/registry';
 import { CONCURRENCY_MAX, mapConcurrently } from './concurrency';
-import { OPERATIONS } from './operations';
-import { WaitTimeoutError } from './waitFor';
-
-/** Input mistakes and waits that ran out are the user's to fix: say so at the item. */
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof InputError || error instanceof WaitTimeoutError) {
-		return new NodeOperationError(context.getNode(), error.message, { itemIndex });
-	}
-	return error as Error;
-}
+import { operationsOf } from './operations';
 
 function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
@@ -27,11 +17,11 @@ function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = resourceByValue(this.getNodeParameter('resource', 0) as string);
-	const operationName = this.getNodeParameter('operation', 0) as OperationName;
-	if (!operationsOf(resource).includes(operationName)) {
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operationsOf(resource).find((offered) => offered.name === operationName);
+	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `Operation "${operationName}" is not offered for ${resource.pluralName}`);
 	}
-	const operation = OPERATIONS[operationName];
 	const concurrency = operation.concurrent
 		? Math.min(CONCURRENCY_MAX, Math.max(1, Number(this.getNodeParameter('options.concurrency', 0, 1)) || 1))
 		: 1;
@@ -41,7 +31,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		try {
 			return await operation.execute.call(this, { resource, itemIndex, read });
 		} catch (error) {
-			throw asNodeError(this, error, itemIndex);
+			throw toNodeError(this.getNode(), error, itemIndex);
 		}
 	});
 

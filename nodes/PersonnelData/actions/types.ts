@@ -1,6 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { OperationName, ResourceDefinition } from '../../shared/registry';
+import type { ResourceDefinition } from '../../shared/registry';
+import type { OperationName } from './operations';
 
 export interface OperationRun {
 	resource: ResourceDefinition;
@@ -9,9 +10,11 @@ export interface OperationRun {
 	read: <T>(name: string, fallback: T) => T;
 }
 
-/** One operation, for every resource whose registry entry offers it. */
+/** One operation of the node: its form, its request, and the resources it is offered for. */
 export interface Operation {
 	name: OperationName;
+	/** Whether the node offers this operation for a resource (the form and the router ask this). */
+	offeredFor: (resource: ResourceDefinition) => boolean;
 	displayName: string;
 	/** The action label n8n shows in the node panel, e.g. "Get many employees". */
 	action: (resource: ResourceDefinition) => string;

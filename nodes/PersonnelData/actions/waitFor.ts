@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { ResourceDefinition } from '../../shared/registry';
-import { InputError } from '../../shared/listQuery/parse';
+import { InputError, WaitTimeoutError } from '../../shared/errors';
 
 type WaitFor = NonNullable<ResourceDefinition['waitFor']>;
 
@@ -66,5 +66,3 @@ export async function waitUntilDone(
 		intervalMs = Math.min(INTERVAL_MAX_MS, intervalMs * BACKOFF_FACTOR);
 	}
 }
-
-export class WaitTimeoutError extends Error {}

@@ -5,6 +5,7 @@ import { labelOf } from '../descriptions/labels';
 import type { FilterOperator, ResourceDefinition } from '../registry';
 import { FILTER_OPERATORS } from '../registry';
 import type { Query } from '../transport';
+import { InputError } from '../errors';
 import { checkValue, expectationOf, uuidSchema } from '../validation';
 
 export interface FilterRow {
@@ -12,9 +13,6 @@ export interface FilterRow {
 	operator: string;
 	value: string;
 }
-
-/** Bad input never reaches the API: this error names the parameter and what it expects. */
-export class InputError extends Error {}
 
 function checkFilter(resource: ResourceDefinition, row: FilterRow, position: number): [string, string | string[]] {
 	const where = `Filters › Filter ${position}`;

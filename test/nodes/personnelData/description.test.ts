@@ -2,7 +2,10 @@ import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOpti
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PersonnelData } from '../../../nodes/PersonnelData/PersonnelData.node';
-import { filterableFields, operationsOf, orderableFields, RESOURCES } from '../../../nodes/shared/registry';
+import { operationsOf } from '../../../nodes/PersonnelData/actions/operations';
+import { filterableFields, orderableFields, RESOURCES } from '../../../nodes/shared/registry';
+
+const operationNamesOf = (resource: (typeof RESOURCES)[number]): string[] => operationsOf(resource).map((operation) => operation.name);
 
 const description = new PersonnelData().description;
 const properties = description.properties;
@@ -37,7 +40,7 @@ describe('Personnel Data: the node description is generated from the registry', 
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
 		);
 		expect(operationProperties).toHaveLength(1);
-		expect(optionValues(operationProperties[0].options).sort()).toEqual([...operationsOf(resource)].sort());
+		expect(optionValues(operationProperties[0].options).sort()).toEqual(operationNamesOf(resource).sort());
 	});
 
 	it.each(RESOURCES.filter((r) => r.paths.list).map((resource) => [resource.value, resource] as const))(
@@ -82,7 +85,7 @@ describe('Personnel Data: the node description is generated from the registry', 
 		});
 	});
 
-	const combinations = RESOURCES.flatMap((resource) => operationsOf(resource).map((operation) => [resource.value, operation] as const));
+	const combinations = RESOURCES.flatMap((resource) => operationNamesOf(resource).map((operation) => [resource.value, operation] as const));
 
 	it.each(combinations)('n8n accepts the description with default parameters for %s / %s', (resource, operation) => {
 		const node: INode = {

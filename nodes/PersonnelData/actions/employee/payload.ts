@@ -2,18 +2,19 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
-import { InputError } from '../../../shared/listQuery/parse';
-import type { OperationName, ResourceDefinition } from '../../../shared/registry';
+import { InputError } from '../../../shared/errors';
+import type { ResourceDefinition } from '../../../shared/registry';
 import { parseJsonObject } from '../json';
 import type { OperationRun } from '../types';
 import type { DatedRow } from './datedRows';
 import { checkPayloadDatedArrays, datedArraysFromRows } from './datedRows';
+import type { WriteName } from './write';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 
 const emailSchema = z.string().email();
 
-function plainFields(writable: Writable, operation: OperationName, read: OperationRun['read']): IDataObject {
+function plainFields(writable: Writable, operation: WriteName, read: OperationRun['read']): IDataObject {
 	const data: IDataObject = {};
 	const required = operation === 'update' ? [] : writable.requiredOnCreate;
 	for (const name of required) {
@@ -37,7 +38,7 @@ function plainFields(writable: Writable, operation: OperationName, read: Operati
 }
 
 /** The `{ data: … }` body of an employee create, update or replace, checked before sending. */
-export function employeeWriteBody(resource: ResourceDefinition, operation: OperationName, read: OperationRun['read']): IDataObject {
+export function employeeWriteBody(resource: ResourceDefinition, operation: WriteName, read: OperationRun['read']): IDataObject {
 	const writable = resource.writable as Writable;
 	const other = parseJsonObject(read('otherFields', ''), 'Other Fields (JSON)') ?? {};
 	const data: IDataObject = { ...other, ...plainFields(writable, operation, read) };

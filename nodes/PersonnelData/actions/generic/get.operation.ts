@@ -21,6 +21,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 
 export const get: Operation = {
 	name: 'get',
+	offeredFor: (resource) => resource.paths.get !== undefined,
 	displayName: 'Get',
 	action: (resource) => `Get ${resource.displayName.toLowerCase()}`,
 	description: (resource) => `Get one ${resource.displayName.toLowerCase()} by its ID`,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import type { DatedEntry } from '../../../shared/datedValues';
 import { isDatedArray, sortNewestFirst } from '../../../shared/datedValues';
-import { InputError } from '../../../shared/listQuery/parse';
+import { InputError } from '../../../shared/errors';
 import type { FieldType } from '../../../shared/registry';
 import { checkValue, expectationOf } from '../../../shared/validation';
 

@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { SHAPE_BODY_FIELD } from '../../../shared/apiChoices';
 import { conditionProperty, filtersProperty, orderOptions, selectOption } from '../../../shared/listQuery/description';
-import { InputError, readListQuery } from '../../../shared/listQuery/parse';
+import { readListQuery } from '../../../shared/listQuery/parse';
+import { InputError } from '../../../shared/errors';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords } from '../../../shared/pagination';
 import { optionsCollection } from '../../../shared/descriptions/labels';
@@ -61,6 +62,7 @@ function checkLimit(raw: unknown): number {
 
 export const getMany: Operation = {
 	name: 'getMany',
+	offeredFor: (resource) => resource.paths.list !== undefined,
 	displayName: 'Get Many',
 	action: (resource) => `Get many ${resource.pluralName.toLowerCase()}`,
 	description: (resource) => `List ${resource.pluralName.toLowerCase()}, page after page`,

@@ -1,12 +1,12 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { QUERY } from '../../shared/apiChoices';
-import type { ResourceDefinition } from '../../shared/registry';
-import { resourceByValue } from '../../shared/registry';
-import { condition } from '../../shared/registry/resources/condition';
-import type { ApiRequest, Query } from '../../shared/transport';
-import { apiRequest } from '../../shared/transport';
+import { QUERY } from '../apiChoices';
+import type { ResourceDefinition } from '../registry';
+import { resourceByValue } from '../registry';
+import { condition } from '../registry/resources/condition';
+import type { ApiRequest, Query } from '../transport';
+import { apiRequest } from '../transport';
 
 interface ListPage {
 	data?: IDataObject[];

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
-import { InputError } from '../../../shared/listQuery/parse';
+import { InputError } from '../../../shared/errors';
+import { systemTimeType } from '../../../shared/registry/resources/systemTimeType';
 import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import { uuidSchema } from '../../../shared/validation';
@@ -79,6 +80,7 @@ function timeTypeBody(read: <T>(name: string, fallback: T) => T): IDataObject {
 
 export const createOrUpdate: Operation = {
 	name: 'createOrUpdate',
+	offeredFor: (resource) => resource === systemTimeType,
 	displayName: 'Create or Update',
 	action: (resource) => `Create or update ${resource.displayName.toLowerCase()}`,
 	description: () => 'Create a time type, or update the one with the same code in that integration',

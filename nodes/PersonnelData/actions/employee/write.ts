@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { locatorValue } from '../../../shared/listQuery/parse';
-import type { OperationName } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
-import { employeeWriteProperties } from '../employeeWrite/description';
-import { employeeWriteBody } from '../employeeWrite/payload';
+import { employee } from '../../../shared/registry/resources/employee';
+import { employeeWriteBody } from './payload';
+import { employeeWriteProperties } from './write.description';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
 
-type WriteName = Extract<OperationName, 'create' | 'update' | 'replace'>;
+export type WriteName = 'create' | 'update' | 'replace';
 
 const METHODS = { create: 'POST', update: 'PATCH', replace: 'PUT' } as const;
 
@@ -19,9 +19,11 @@ const WORDING: Record<WriteName, { displayName: string; verb: string; descriptio
 	replace: { displayName: 'Replace', verb: 'Replace', description: 'Replace the whole record (PUT)' },
 };
 
-function writeOperation(name: WriteName): Operation {
+/** Create, Update and Replace differ only in method, path and wording; each has its own file. */
+export function employeeWriteOperation(name: WriteName): Operation {
 	return {
 		name,
+		offeredFor: (resource) => resource === employee,
 		displayName: WORDING[name].displayName,
 		action: (resource) => `${WORDING[name].verb} ${resource.displayName.toLowerCase()}`,
 		description: () => WORDING[name].description,
@@ -49,7 +51,3 @@ function writeOperation(name: WriteName): Operation {
 		},
 	};
 }
-
-export const create = writeOperation('create');
-export const update = writeOperation('update');
-export const replace = writeOperation('replace');

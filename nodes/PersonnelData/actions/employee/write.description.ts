@@ -2,11 +2,12 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { fieldOptions, labelOf } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
-import type { OperationName, ResourceDefinition } from '../../../shared/registry';
+import type { ResourceDefinition } from '../../../shared/registry';
+import type { WriteName } from './write';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 
-const DATED_HINTS: Partial<Record<OperationName, string>> = {
+const DATED_HINTS: Record<WriteName, string> = {
 	update:
 		'For each dated property you add here, ALL its existing entries are replaced by these rows (the API\'s PATCH rule): include the history you want to keep. Dated properties you leave out stay untouched.',
 	create: 'Each row is one value and the date it is valid from; leave Valid From empty for "from the beginning" (once per property)',
@@ -31,7 +32,7 @@ function firstOf(values: readonly string[]): string {
 export function employeeWriteProperties(
 	resource: ResourceDefinition,
 	writable: Writable,
-	operation: OperationName,
+	operation: WriteName,
 	displayOptions: IDisplayOptions,
 ): INodeProperties[] {
 	const properties: INodeProperties[] = [];
