@@ -56,6 +56,7 @@ const WF = {
 	errors: 'pdWfErrors00001',
 	trigger: 'pdWfTrigger0001',
 	tokenExpiry: 'pdWfTokenTtl001',
+	history: 'pdWfHistory0001',
 } as const;
 
 const TRIGGER_NODE = 'Employee changes';
@@ -117,13 +118,39 @@ function workflows(conditionId: string, fileTransferId: string, ids: ErrorCaseId
 				operation: 'update',
 				id: byId('={{ $json.id }}'),
 				fields: {},
-				datedValues: { entry: [{ property: 'title', validFrom: '2026-12-01', value: 'Head of Things' }] },
+				datedValues: { entry: [{ property: 'title', mode: 'replaceHistory', validFrom: '2026-12-01', value: 'Head of Things' }] },
 			}),
 			actionNode('Get employee', ADMIN, {
 				resource: 'employee',
 				operation: 'get',
 				id: byId("={{ $('Create employee').item.json.id }}"),
 				simplify: false,
+			}),
+		]),
+		chainWorkflow(WF.history, 'E2E: update titles keeping the history', [
+			actionNode('Create employee', ADMIN, {
+				resource: 'employee',
+				operation: 'create',
+				first_name: 'Grace',
+				last_name: 'History',
+				datedValues: {
+					entry: [
+						{ property: 'title', validFrom: '', value: 'Trainee' },
+						{ property: 'title', validFrom: '2024-01-01', value: 'Analyst' },
+					],
+				},
+			}),
+			actionNode('Add a title', ADMIN, {
+				resource: 'employee',
+				operation: 'update',
+				id: byId('={{ $json.id }}'),
+				datedValues: { entry: [{ property: 'title', validFrom: '2026-12-01', value: 'Head of Things' }] },
+			}),
+			actionNode('Remove a title', ADMIN, {
+				resource: 'employee',
+				operation: 'update',
+				id: byId('={{ $json.id }}'),
+				datedValues: { entry: [{ property: 'title', mode: 'remove', validFrom: '2024-01-01' }] },
 			}),
 		]),
 		chainWorkflow(WF.transfer, 'E2E: wait for a file transfer', [
@@ -317,6 +344,31 @@ describe(`issue 5 workflows on ${key}`, () => {
 		const patch = apiRequests().find((r) => r.method === 'PATCH');
 		expect(patch?.path).toBe(`/v1/org/employees/${String(created.id)}`);
 		expect(patch?.body).toEqual({ data: { properties: { title: [{ valid_from: '2026-12-01', value: 'Head of Things' }] } } });
+	});
+
+	test('4b. Employee Update with the default mode adds a title and keeps the others; Remove takes one out: GET + PATCH each', async () => {
+		sim().clearRequests();
+		const execution = await run(WF.history);
+		const [created] = items(execution, 'Create employee');
+		const [added] = items(execution, 'Add a title');
+		const [removed] = items(execution, 'Remove a title');
+		expect((added.properties as Record<string, DatedEntry[]>).title).toEqual([
+			{ valid_from: '2026-12-01', value: 'Head of Things' },
+			{ valid_from: '2024-01-01', value: 'Analyst' },
+			{ valid_from: null, value: 'Trainee' },
+		]);
+		expect((removed.properties as Record<string, DatedEntry[]>).title).toEqual([
+			{ valid_from: '2026-12-01', value: 'Head of Things' },
+			{ valid_from: null, value: 'Trainee' },
+		]);
+		const id = String(created.id);
+		expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /v1/org/employees',
+			'GET /v1/org/employees',
+			`PATCH /v1/org/employees/${id}`,
+			'GET /v1/org/employees',
+			`PATCH /v1/org/employees/${id}`,
+		]);
 	});
 
 	test('5. File Transfer: Get with Wait for Delivery returns it delivered', async () => {

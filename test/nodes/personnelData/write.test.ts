@@ -78,7 +78,7 @@ describe('Personnel Data: writes', () => {
 	});
 
 	describe('Employee: Update (PATCH)', () => {
-		it('replaces a targeted dated property whole and leaves the others untouched', async () => {
+		it('Replace the Whole History: replaces a targeted dated property whole and leaves the others untouched', async () => {
 			const [employee] = sim().createRecords('employees', 1, { restricted: false });
 			const before = await getRaw(employee.id);
 			const beforeProps = before.properties as IDataObject;
@@ -88,7 +88,7 @@ describe('Personnel Data: writes', () => {
 				operation: 'update',
 				id: byId(employee.id),
 				fields: { phone2: '+46 70 000 00 00' },
-				datedValues: { entry: [{ property: 'title', validFrom: '2026-12-01', value: 'Head of Things' }] },
+				datedValues: { entry: [{ property: 'title', mode: 'replaceHistory', validFrom: '2026-12-01', value: 'Head of Things' }] },
 				customProperties: '{"badge_number": "B00001"}',
 			});
 			expect(result.error).toBeUndefined();
@@ -117,7 +117,7 @@ describe('Personnel Data: writes', () => {
 			}
 		});
 
-		it('keeps history only when the rows include it', async () => {
+		it('Replace the Whole History: keeps history only when the rows include it', async () => {
 			const [employee] = sim().createRecords('employees', 1, { restricted: false });
 			await run(bed, {
 				resource: 'employee',
@@ -125,8 +125,8 @@ describe('Personnel Data: writes', () => {
 				id: byId(employee.id),
 				datedValues: {
 					entry: [
-						{ property: 'cost_center', validFrom: '', value: 'CC-1' },
-						{ property: 'cost_center', validFrom: '2026-06-01', value: 'CC-2' },
+						{ property: 'cost_center', mode: 'replaceHistory', validFrom: '', value: 'CC-1' },
+						{ property: 'cost_center', mode: 'replaceHistory', validFrom: '2026-06-01', value: 'CC-2' },
 					],
 				},
 			});

@@ -11,9 +11,51 @@ export interface DatedRow {
 	property: string;
 	validFrom?: string;
 	value?: string;
+	/** Update only: what the row does to the property's current history. */
+	mode?: string;
 }
 
 const dateSchema = z.string().date();
+
+/**
+ * What an Update row does to its property's history. The API's PATCH replaces every entry of a
+ * dated property it names, so the two modes that keep history read the employee first and send
+ * the merged history; `replaceHistory` sends the rows as the whole history (no read).
+ */
+export type HistoryMode = 'keep' | 'remove' | 'replaceHistory';
+
+export const HISTORY_MODES: ReadonlyArray<{ name: string; value: HistoryMode; description: string }> = [
+	{
+		name: 'Add or Replace This Entry, Keep the Others',
+		value: 'keep',
+		description: 'Reads the current history, puts this entry in (replacing the one of the same date) and keeps every other entry',
+	},
+	{
+		name: 'Remove the Entry of This Date',
+		value: 'remove',
+		description: 'Reads the current history and removes the entry valid from this date (empty: the "from the beginning" entry); Value is ignored',
+	},
+	{
+		name: 'Replace the Whole History',
+		value: 'replaceHistory',
+		description: 'Sends the rows of this property as its complete history: entries not given here are deleted',
+	},
+];
+
+export const DEFAULT_HISTORY_MODE: HistoryMode = 'keep';
+
+/** One row that edits a history rather than replacing it, already checked. */
+export interface HistoryEdit {
+	mode: 'keep' | 'remove';
+	entry: DatedEntry;
+	/** The form row, for messages: "Dated Values › Entry 2". */
+	label: string;
+}
+
+export function isHistoryMode(value: unknown): value is HistoryMode {
+	return HISTORY_MODES.some((mode) => mode.value === value);
+}
+
 
 /** The spec's rules for one dated array; sorts it newest first as the API keeps it. */
 export function checkDatedEntries(entries: readonly DatedEntry[], label: string): DatedEntry[] {
@@ -46,29 +88,69 @@ function typedValue(raw: string, type: FieldType | undefined, label: string): un
 	return type === 'number' ? Number(checked) : checked;
 }
 
-/** Groups the form's rows by property into dated arrays. */
-export function datedArraysFromRows(
+/** The form's rows, split by what they do: whole histories to send, and edits of the current ones. */
+export interface DatedRowPlan {
+	/** Properties whose rows are their complete history (Create, Replace, "Replace the Whole History"). */
+	whole: IDataObject;
+	/** Properties whose rows add or remove entries of the history the employee has now. */
+	edits: Map<string, HistoryEdit[]>;
+}
+
+/**
+ * Groups the form's rows by property. With `modes` (Update), each row's mode decides whether it
+ * joins a whole history or edits the current one; one property takes one kind, and an edit names
+ * each date once, so no row silently overrides another.
+ */
+export function planDatedRows(
 	rows: readonly DatedRow[],
 	allowed: readonly string[],
 	valueTypes: Readonly<Record<string, FieldType>>,
-): IDataObject {
+	modes = false,
+): DatedRowPlan {
 	const grouped = new Map<string, DatedEntry[]>();
+	const edits = new Map<string, HistoryEdit[]>();
+	const firstRowOf = new Map<string, { label: string; whole: boolean }>();
 	rows.forEach((row, index) => {
 		const label = `Dated Values › Entry ${index + 1}`;
 		if (!allowed.includes(row.property)) {
 			throw new InputError(`${label} › Property: "${row.property}" is not a dated property; expected one of ${allowed.join(', ')}`);
 		}
+		const mode = modes ? (row.mode ?? DEFAULT_HISTORY_MODE) : 'replaceHistory';
+		if (!isHistoryMode(mode)) {
+			throw new InputError(`${label} › Mode: "${String(mode)}" is not a mode; expected one of ${HISTORY_MODES.map((m) => m.value).join(', ')}`);
+		}
+		const whole = mode === 'replaceHistory';
+		const first = firstRowOf.get(row.property);
+		if (first && first.whole !== whole) {
+			throw new InputError(
+				`${label} › Mode: ${first.label} already ${first.whole ? 'replaces the whole history of' : 'edits the history of'} ${row.property}; expected one kind of mode per property`,
+			);
+		}
+		if (!first) firstRowOf.set(row.property, { label, whole });
+
 		const validFrom = (row.validFrom ?? '').trim();
-		const entries = grouped.get(row.property) ?? [];
-		entries.push({
+		if (validFrom !== '' && !dateSchema.safeParse(validFrom).success) {
+			throw new InputError(`${label} › Valid From: "${validFrom}" is not a date for ${row.property}'s valid_from; expected YYYY-MM-DD, or empty for "from the beginning"`);
+		}
+		const entry: DatedEntry = {
 			valid_from: validFrom === '' ? null : validFrom,
-			value: typedValue(row.value ?? '', valueTypes[row.property], `${label} › Value`),
-		});
-		grouped.set(row.property, entries);
+			value: mode === 'remove' ? null : typedValue(row.value ?? '', valueTypes[row.property], `${label} › Value`),
+		};
+		if (whole) {
+			grouped.set(row.property, [...(grouped.get(row.property) ?? []), entry]);
+			return;
+		}
+		const propertyEdits = edits.get(row.property) ?? [];
+		const twin = propertyEdits.find((edit) => edit.entry.valid_from === entry.valid_from);
+		if (twin) {
+			throw new InputError(`${label} › Valid From: ${twin.label} already changes the ${row.property} entry of this date; expected each date once per property`);
+		}
+		propertyEdits.push({ mode, entry, label });
+		edits.set(row.property, propertyEdits);
 	});
 	const result: IDataObject = {};
 	for (const [property, entries] of grouped) result[property] = entries as unknown as IDataObject[];
-	return result;
+	return { whole: result, edits };
 }
 
 /** Every dated array of a payload's `properties`, however it got there (form or JSON). */

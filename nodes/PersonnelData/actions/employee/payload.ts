@@ -6,8 +6,8 @@ import { InputError } from '../../../shared/errors';
 import type { ResourceDefinition } from '../../../shared/registry';
 import { parseJsonObject } from '../json';
 import type { OperationRun } from '../types';
-import type { DatedRow } from './datedRows';
-import { checkPayloadDatedArrays, datedArraysFromRows } from './datedRows';
+import type { DatedRow, HistoryEdit } from './datedRows';
+import { checkPayloadDatedArrays, planDatedRows } from './datedRows';
 import type { WriteName } from './write';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
@@ -37,23 +37,36 @@ function plainFields(writable: Writable, operation: WriteName, read: OperationRu
 	return data;
 }
 
+/** A write checked before sending: its body, and the history edits an Update must merge first. */
+export interface EmployeeWrite {
+	body: IDataObject;
+	/** Dated properties whose current history is read, edited and sent whole (Update only). */
+	historyEdits: Map<string, HistoryEdit[]>;
+}
+
 /** The `{ data: … }` body of an employee create, update or replace, checked before sending. */
-export function employeeWriteBody(resource: ResourceDefinition, operation: WriteName, read: OperationRun['read']): IDataObject {
+export function employeeWrite(resource: ResourceDefinition, operation: WriteName, read: OperationRun['read']): EmployeeWrite {
 	const writable = resource.writable as Writable;
 	const other = parseJsonObject(read('otherFields', ''), 'Other Fields (JSON)') ?? {};
 	const data: IDataObject = { ...other, ...plainFields(writable, operation, read) };
 
 	const rows = read<DatedRow[]>('datedValues.entry', []);
+	const plan = planDatedRows(rows, resource.datedProperties, writable.datedValueTypes, operation === 'update');
 	const customProperties = parseJsonObject(read('customProperties', ''), 'Custom Properties (JSON)');
-	const properties: IDataObject = {
-		...((other.properties as IDataObject | undefined) ?? {}),
-		...datedArraysFromRows(rows, resource.datedProperties, writable.datedValueTypes),
-	};
+	const otherProperties = (other.properties as IDataObject | undefined) ?? {};
+	for (const property of plan.edits.keys()) {
+		if (property in otherProperties) {
+			throw new InputError(
+				`Other Fields (JSON) › properties.${property}: also edited by Dated Values; expected the property in one place only`,
+			);
+		}
+	}
+	const properties: IDataObject = { ...otherProperties, ...plan.whole };
 	if (customProperties) properties.custom_properties = customProperties;
 	if (Object.keys(properties).length > 0) data.properties = checkPayloadDatedArrays(properties);
 
-	if (operation === 'update' && Object.keys(data).length === 0) {
+	if (operation === 'update' && Object.keys(data).length === 0 && plan.edits.size === 0) {
 		throw new InputError('Update Fields: nothing to update; expected at least one field, dated value or custom property');
 	}
-	return { [WRITE_ENVELOPE]: data };
+	return { body: { [WRITE_ENVELOPE]: data }, historyEdits: plan.edits };
 }

@@ -3,13 +3,14 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { fieldOptions, labelOf } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import type { ResourceDefinition } from '../../../shared/registry';
+import { DEFAULT_HISTORY_MODE, HISTORY_MODES } from './datedRows';
 import type { WriteName } from './write';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 
 const DATED_HINTS: Record<WriteName, string> = {
 	update:
-		'For each dated property you add here, ALL its existing entries are replaced by these rows (the API\'s PATCH rule): include the history you want to keep. Dated properties you leave out stay untouched.',
+		'Each row adds, replaces or removes one entry; the default mode keeps every other entry of the property. Dated properties you leave out stay untouched.',
 	create: 'Each row is one value and the date it is valid from; leave Valid From empty for "from the beginning" (once per property)',
 	replace: 'The employee is replaced whole: dated properties you leave out are removed',
 };
@@ -24,6 +25,24 @@ function textField(name: string, required: boolean): INodeProperties {
 		placeholder: name === 'email' ? 'name@email.com' : undefined,
 	};
 }
+
+/** Update's one-line warning: the PATCH rule, and the mode that protects a history from it. */
+const historyNotice: INodeProperties = {
+	displayName:
+		'The API\'s PATCH replaces the whole history of each dated property it names; the Dated Values mode "Add or Replace This Entry, Keep the Others" (the default) keeps the rest of it',
+	name: 'historyNotice',
+	type: 'notice',
+	default: '',
+};
+
+const historyModeField: INodeProperties = {
+	displayName: 'Mode',
+	name: 'mode',
+	type: 'options',
+	options: HISTORY_MODES.map((mode) => ({ ...mode })),
+	default: DEFAULT_HISTORY_MODE,
+	description: 'What this row does to the property\'s current history',
+};
 
 function firstOf(values: readonly string[]): string {
 	return values[0] ?? '';
@@ -41,6 +60,7 @@ export function employeeWriteProperties(
 			recordLocator({ name: 'id', displayName: resource.displayName, what: 'employee', searchMethod: 'searchRecords', displayOptions }),
 		);
 	}
+	if (operation === 'update') properties.push(historyNotice);
 	const requiredHere = operation === 'update' ? [] : writable.requiredOnCreate;
 	properties.push(...requiredHere.map((name) => textField(name, true)));
 	properties.push({
@@ -68,6 +88,7 @@ export function employeeWriteProperties(
 				name: 'entry',
 				values: [
 					{ displayName: 'Property', name: 'property', type: 'options', options: fieldOptions(resource.datedProperties), default: firstOf(resource.datedProperties) },
+					...(operation === 'update' ? [historyModeField] : []),
 					{ displayName: 'Valid From', name: 'validFrom', type: 'string', default: '', placeholder: 'YYYY-MM-DD', description: 'Empty: valid from the beginning' },
 					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 				],

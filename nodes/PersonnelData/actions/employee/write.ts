@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { QUERY, WRITE_ENVELOPE } from '../../../shared/apiChoices';
+import type { ResourceDefinition } from '../../../shared/registry';
 
 import { locatorValue } from '../../../shared/listQuery/parse';
 import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import { employee } from '../../../shared/registry/resources/employee';
-import { employeeWriteBody } from './payload';
+import { mergeHistories } from './datedHistory';
+import { employeeWrite } from './payload';
 import { employeeWriteProperties } from './write.description';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
@@ -19,6 +24,44 @@ const WORDING: Record<WriteName, { displayName: string; verb: string; descriptio
 	replace: { displayName: 'Replace', verb: 'Replace', description: 'Replace the whole record (PUT)' },
 };
 
+/**
+ * The employee's current histories, read just before the PATCH that replaces them (the spec has
+ * no version or ETag, so the read-merge-write is kept to this one request). The list endpoint is
+ * used because the spec documents `select` and the id filter there: only `properties` is read.
+ */
+async function readHistories(
+	this: IExecuteFunctions,
+	resource: ResourceDefinition,
+	id: string,
+	properties: readonly string[],
+	itemIndex: number,
+): Promise<IDataObject> {
+	const page = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+		method: 'GET',
+		path: resource.paths.list as string,
+		query: {
+			[QUERY.filter('id', 'op')]: 'eq',
+			[QUERY.filter('id', 'value')]: id,
+			[QUERY.select]: ['id', 'properties'],
+			[QUERY.first]: 1,
+		},
+		itemIndex,
+	});
+	const records = Array.isArray(page.data) ? (page.data as IDataObject[]) : [];
+	const record = records.find((candidate) => candidate !== null && typeof candidate === 'object' && candidate.id === id);
+	if (!record) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${resource.displayName} ${id} was not found, or this credential's role may not read it; nothing was changed (reading its ${properties.join(', ')} history is needed to keep it)`,
+			{ itemIndex },
+		);
+	}
+	if (record.properties !== undefined && (record.properties === null || typeof record.properties !== 'object' || Array.isArray(record.properties))) {
+		throw new NodeOperationError(this.getNode(), `${resource.displayName} ${id}: the API returned properties that are not an object; nothing was changed`, { itemIndex });
+	}
+	return record;
+}
+
 /** Create, Update and Replace differ only in method, path and wording; each has its own file. */
 export function employeeWriteOperation(name: WriteName): Operation {
 	return {
@@ -31,7 +74,7 @@ export function employeeWriteOperation(name: WriteName): Operation {
 			resource.writable ? employeeWriteProperties(resource, resource.writable, name, displayOptions) : [],
 
 		async execute(this: IExecuteFunctions, { resource, itemIndex, read }) {
-			const body = employeeWriteBody(resource, name, read);
+			const { body, historyEdits } = employeeWrite(resource, name, read);
 			const template = resource.paths[name] as string;
 			let path = template;
 			let subject: string | undefined;
@@ -39,6 +82,11 @@ export function employeeWriteOperation(name: WriteName): Operation {
 				const id = requireUuid(locatorValue(read('id', '')), resource.displayName);
 				path = recordPath(template, id);
 				subject = `${resource.displayName} ${id}`;
+				if (historyEdits.size > 0) {
+					const current = await readHistories.call(this, resource, id, [...historyEdits.keys()], itemIndex);
+					const data = body[WRITE_ENVELOPE] as IDataObject;
+					data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(current, historyEdits) };
+				}
 			}
 			const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
 				method: METHODS[name],
