@@ -4,13 +4,15 @@ import { z } from 'zod';
 import type { DatedEntry } from '../../../shared/datedValues';
 import { isDatedArray, sortNewestFirst } from '../../../shared/datedValues';
 import { InputError } from '../../../shared/errors';
+import { checkFieldName } from '../../../shared/fields/names';
 import type { FieldType } from '../../../shared/registry';
 import { checkValue, expectationOf } from '../../../shared/validation';
 
 export interface DatedRow {
 	property: string;
 	validFrom?: string;
-	value?: string;
+	/** Text from the form; an expression may give a number, true/false or null. */
+	value?: unknown;
 }
 
 const dateSchema = z.string().date();
@@ -38,7 +40,14 @@ export function checkDatedEntries(entries: readonly DatedEntry[], label: string)
 	return sortNewestFirst(entries);
 }
 
-function typedValue(raw: string, type: FieldType | undefined, label: string): unknown {
+/** A property the registry does not know: text as typed, any other value an expression gave as it is. */
+function untypedValue(raw: unknown): unknown {
+	if (typeof raw !== 'string') return raw ?? null;
+	return raw.trim() === '' ? null : raw;
+}
+
+function typedValue(given: unknown, type: FieldType | undefined, label: string): unknown {
+	const raw = typeof given === 'string' ? given : given === null || given === undefined ? '' : String(given);
 	if (raw.trim() === '') return null;
 	if (type === undefined || type === 'string') return raw;
 	const checked = checkValue({ type }, raw);
@@ -46,25 +55,30 @@ function typedValue(raw: string, type: FieldType | undefined, label: string): un
 	return type === 'number' ? Number(checked) : checked;
 }
 
-/** Groups the form's rows by property into dated arrays. */
+/**
+ * Groups the form's rows by property into dated arrays. A property of `known` (the registry's)
+ * keeps its value type and checks; any other well-formed name is a customer's own property, sent
+ * as given for the API to judge.
+ */
 export function datedArraysFromRows(
 	rows: readonly DatedRow[],
-	allowed: readonly string[],
+	known: readonly string[],
 	valueTypes: Readonly<Record<string, FieldType>>,
 ): IDataObject {
 	const grouped = new Map<string, DatedEntry[]>();
 	rows.forEach((row, index) => {
 		const label = `Dated Values › Entry ${index + 1}`;
-		if (!allowed.includes(row.property)) {
-			throw new InputError(`${label} › Property: "${row.property}" is not a dated property; expected one of ${allowed.join(', ')}`);
+		const property = checkFieldName(row.property, `${label} › Property`);
+		if (property === 'custom_properties') {
+			throw new InputError(`${label} › Property: custom_properties is an object, not a dated property; expected Custom Properties (JSON) for it`);
 		}
 		const validFrom = (row.validFrom ?? '').trim();
-		const entries = grouped.get(row.property) ?? [];
+		const entries = grouped.get(property) ?? [];
 		entries.push({
 			valid_from: validFrom === '' ? null : validFrom,
-			value: typedValue(row.value ?? '', valueTypes[row.property], `${label} › Value`),
+			value: known.includes(property) ? typedValue(row.value, valueTypes[property], `${label} › Value`) : untypedValue(row.value),
 		});
-		grouped.set(row.property, entries);
+		grouped.set(property, entries);
 	});
 	const result: IDataObject = {};
 	for (const [property, entries] of grouped) result[property] = entries as unknown as IDataObject[];
