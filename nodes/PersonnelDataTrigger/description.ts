@@ -54,7 +54,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 			description:
 				'Also re-read this many minutes before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
 		},
-		selectOption(resource),
+		selectOption(),
 	];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });

@@ -91,6 +91,7 @@ function watchForSecrets(bed: TestBed): void {
 	runtime.execute = record(runtime.execute.bind(runtime));
 	runtime.poll = record(runtime.poll.bind(runtime));
 	runtime.listSearch = record(runtime.listSearch.bind(runtime));
+	runtime.loadOptions = record(runtime.loadOptions.bind(runtime));
 	runtime.testCredential = record(runtime.testCredential.bind(runtime));
 	const close = simulator.close.bind(simulator);
 	simulator.close = async () => {

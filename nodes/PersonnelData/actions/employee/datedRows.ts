@@ -4,13 +4,15 @@ import { z } from 'zod';
 import type { DatedEntry } from '../../../shared/datedValues';
 import { isDatedArray, sortNewestFirst } from '../../../shared/datedValues';
 import { InputError } from '../../../shared/errors';
+import { checkFieldName } from '../../../shared/fields/names';
 import type { FieldType } from '../../../shared/registry';
 import { checkValue, expectationOf } from '../../../shared/validation';
 
 export interface DatedRow {
 	property: string;
 	validFrom?: string;
-	value?: string;
+	/** Text from the form; an expression may give a number, true/false or null. */
+	value?: unknown;
 	/** Update only: what the row does to the property's current history. */
 	mode?: string;
 }
@@ -80,7 +82,14 @@ export function checkDatedEntries(entries: readonly DatedEntry[], label: string)
 	return sortNewestFirst(entries);
 }
 
-function typedValue(raw: string, type: FieldType | undefined, label: string): unknown {
+/** A property the registry does not know: text as typed, any other value an expression gave as it is. */
+function untypedValue(raw: unknown): unknown {
+	if (typeof raw !== 'string') return raw ?? null;
+	return raw.trim() === '' ? null : raw;
+}
+
+function typedValue(given: unknown, type: FieldType | undefined, label: string): unknown {
+	const raw = typeof given === 'string' ? given : given === null || given === undefined ? '' : String(given);
 	if (raw.trim() === '') return null;
 	if (type === undefined || type === 'string') return raw;
 	const checked = checkValue({ type }, raw);
@@ -99,11 +108,13 @@ export interface DatedRowPlan {
 /**
  * Groups the form's rows by property. With `modes` (Update), each row's mode decides whether it
  * joins a whole history or edits the current one; one property takes one kind, and an edit names
- * each date once, so no row silently overrides another.
+ * each date once, so no row silently overrides another. A property of `known` (the registry's)
+ * keeps its value type and checks; any other well-formed name is a customer's own property, sent
+ * as given for the API to judge.
  */
 export function planDatedRows(
 	rows: readonly DatedRow[],
-	allowed: readonly string[],
+	known: readonly string[],
 	valueTypes: Readonly<Record<string, FieldType>>,
 	modes = false,
 ): DatedRowPlan {
@@ -112,41 +123,40 @@ export function planDatedRows(
 	const firstRowOf = new Map<string, { label: string; whole: boolean }>();
 	rows.forEach((row, index) => {
 		const label = `Dated Values › Entry ${index + 1}`;
-		if (!allowed.includes(row.property)) {
-			throw new InputError(`${label} › Property: "${row.property}" is not a dated property; expected one of ${allowed.join(', ')}`);
+		const property = checkFieldName(row.property, `${label} › Property`);
+		if (property === 'custom_properties') {
+			throw new InputError(`${label} › Property: custom_properties is an object, not a dated property; expected Custom Properties (JSON) for it`);
 		}
 		const mode = modes ? (row.mode ?? DEFAULT_HISTORY_MODE) : 'replaceHistory';
 		if (!isHistoryMode(mode)) {
 			throw new InputError(`${label} › Mode: "${String(mode)}" is not a mode; expected one of ${HISTORY_MODES.map((m) => m.value).join(', ')}`);
 		}
 		const whole = mode === 'replaceHistory';
-		const first = firstRowOf.get(row.property);
+		const first = firstRowOf.get(property);
 		if (first && first.whole !== whole) {
 			throw new InputError(
-				`${label} › Mode: ${first.label} already ${first.whole ? 'replaces the whole history of' : 'edits the history of'} ${row.property}; expected one kind of mode per property`,
+				`${label} › Mode: ${first.label} already ${first.whole ? 'replaces the whole history of' : 'edits the history of'} ${property}; expected one kind of mode per property`,
 			);
 		}
-		if (!first) firstRowOf.set(row.property, { label, whole });
+		if (!first) firstRowOf.set(property, { label, whole });
 
 		const validFrom = (row.validFrom ?? '').trim();
 		if (validFrom !== '' && !dateSchema.safeParse(validFrom).success) {
-			throw new InputError(`${label} › Valid From: "${validFrom}" is not a date for ${row.property}'s valid_from; expected YYYY-MM-DD, or empty for "from the beginning"`);
+			throw new InputError(`${label} › Valid From: "${validFrom}" is not a date for ${property}'s valid_from; expected YYYY-MM-DD, or empty for "from the beginning"`);
 		}
-		const entry: DatedEntry = {
-			valid_from: validFrom === '' ? null : validFrom,
-			value: mode === 'remove' ? null : typedValue(row.value ?? '', valueTypes[row.property], `${label} › Value`),
-		};
+		const value = known.includes(property) ? typedValue(row.value, valueTypes[property], `${label} › Value`) : untypedValue(row.value);
+		const entry: DatedEntry = { valid_from: validFrom === '' ? null : validFrom, value: mode === 'remove' ? null : value };
 		if (whole) {
-			grouped.set(row.property, [...(grouped.get(row.property) ?? []), entry]);
+			grouped.set(property, [...(grouped.get(property) ?? []), entry]);
 			return;
 		}
-		const propertyEdits = edits.get(row.property) ?? [];
+		const propertyEdits = edits.get(property) ?? [];
 		const twin = propertyEdits.find((edit) => edit.entry.valid_from === entry.valid_from);
 		if (twin) {
-			throw new InputError(`${label} › Valid From: ${twin.label} already changes the ${row.property} entry of this date; expected each date once per property`);
+			throw new InputError(`${label} › Valid From: ${twin.label} already changes the ${property} entry of this date; expected each date once per property`);
 		}
 		propertyEdits.push({ mode, entry, label });
-		edits.set(row.property, propertyEdits);
+		edits.set(property, propertyEdits);
 	});
 	const result: IDataObject = {};
 	for (const [property, entries] of grouped) result[property] = entries as unknown as IDataObject[];

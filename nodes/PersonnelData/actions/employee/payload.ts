@@ -8,13 +8,14 @@ import { parseJsonObject } from '../json';
 import type { OperationRun } from '../types';
 import type { DatedRow, HistoryEdit } from './datedRows';
 import { checkPayloadDatedArrays, planDatedRows } from './datedRows';
+import { fieldsByName } from './fieldsByName';
 import type { WriteName } from './write';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 
 const emailSchema = z.string().email();
 
-function plainFields(writable: Writable, operation: WriteName, read: OperationRun['read']): IDataObject {
+function plainFields(writable: Writable, operation: WriteName, read: OperationRun['read'], byName: IDataObject): IDataObject {
 	const data: IDataObject = {};
 	const required = operation === 'update' ? [] : writable.requiredOnCreate;
 	for (const name of required) {
@@ -30,6 +31,10 @@ function plainFields(writable: Writable, operation: WriteName, read: OperationRu
 			throw new InputError(`Fields › ${name}: cannot be emptied; expected non-empty text or leave the field out`);
 		}
 		data[name] = typeof value === 'string' ? value.trim() : value;
+	}
+	for (const [name, value] of Object.entries(byName)) {
+		if (name in data) throw new InputError(`Fields by Name › ${name}: already set above; expected each field once`);
+		data[name] = value;
 	}
 	if (typeof data.email === 'string' && data.email !== '' && !emailSchema.safeParse(data.email).success) {
 		throw new InputError(`email: "${data.email}" is not an email address; expected name@domain`);
@@ -48,7 +53,7 @@ export interface EmployeeWrite {
 export function employeeWrite(resource: ResourceDefinition, operation: WriteName, read: OperationRun['read']): EmployeeWrite {
 	const writable = resource.writable as Writable;
 	const other = parseJsonObject(read('otherFields', ''), 'Other Fields (JSON)') ?? {};
-	const data: IDataObject = { ...other, ...plainFields(writable, operation, read) };
+	const data: IDataObject = { ...other, ...plainFields(writable, operation, read, fieldsByName(resource, read)) };
 
 	const rows = read<DatedRow[]>('datedValues.entry', []);
 	const plan = planDatedRows(rows, resource.datedProperties, writable.datedValueTypes, operation === 'update');

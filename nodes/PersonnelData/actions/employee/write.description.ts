@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { fieldOptions, labelOf } from '../../../shared/descriptions/labels';
+import { fieldPicker } from '../../../shared/descriptions/fieldPicker';
+import { labelOf } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import type { ResourceDefinition } from '../../../shared/registry';
 import { DEFAULT_HISTORY_MODE, HISTORY_MODES } from './datedRows';
@@ -87,10 +88,36 @@ export function employeeWriteProperties(
 				displayName: 'Entry',
 				name: 'entry',
 				values: [
-					{ displayName: 'Property', name: 'property', type: 'options', options: fieldOptions(resource.datedProperties), default: firstOf(resource.datedProperties) },
+					fieldPicker({ displayName: 'Property', name: 'property', method: 'getDatedProperties', default: firstOf(resource.datedProperties) }),
 					...(operation === 'update' ? [historyModeField] : []),
 					{ displayName: 'Valid From', name: 'validFrom', type: 'string', default: '', placeholder: 'YYYY-MM-DD', description: 'Empty: valid from the beginning' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description: 'For a property this package does not know, the text is sent as typed; give a number or true/false by an expression, e.g. {{ 40 }}',
+					},
+				],
+			},
+		],
+	});
+	properties.push({
+		displayName: 'Fields by Name',
+		name: 'fieldsByName',
+		type: 'fixedCollection',
+		placeholder: 'Add Field by Name',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description:
+			'Any other field of your employees: one found in your records or a name given by an expression. The API decides whether it accepts the field and its value.',
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					fieldPicker({ displayName: 'Name', name: 'name', method: 'getWritableFields', default: '' }),
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Sent as typed; give a number, true/false or null by an expression' },
 				],
 			},
 		],

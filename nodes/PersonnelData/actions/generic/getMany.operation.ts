@@ -34,7 +34,7 @@ function paginationProperties(resource: ResourceDefinition): INodeProperties[] {
 }
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
-	const options: INodeProperties[] = [selectOption(resource), ...orderOptions(resource)];
+	const options: INodeProperties[] = [selectOption(), ...orderOptions(resource)];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	if (resource.paths.shape) {
 		options.push({
