@@ -98,7 +98,7 @@ function workflows(conditionId: string, fileTransferId: string, ids: ErrorCaseId
 				operation: 'update',
 				id: byId('={{ $json.id }}'),
 				fields: {},
-				datedValues: { entry: [{ property: 'weekly_hours', validFrom: '2026-03-01', value: '={{ 30 }}' }] },
+				datedValues: { entry: [{ property: 'weekly_hours', mode: 'replaceHistory', validFrom: '2026-03-01', value: '={{ 30 }}' }] },
 				fieldsByName: { field: [{ name: 'employment_start_date', value: '2018-08-01' }] },
 			}),
 		]),

@@ -188,9 +188,9 @@ describe('Personnel Data: fields discovered from the customer\'s records', () =>
 				id: byId(target.id),
 				datedValues: {
 					entry: [
-						{ property: 'weekly_hours', validFrom: '2026-01-01', value: '={{ 32 }}' },
-						{ property: 'weekly_hours', validFrom: '', value: '={{ 40 }}' },
-						{ property: 'phone1', validFrom: '2026-02-01', value: '+46 70 123 45 67' },
+						{ property: 'weekly_hours', mode: 'replaceHistory', validFrom: '2026-01-01', value: '={{ 32 }}' },
+						{ property: 'weekly_hours', mode: 'replaceHistory', validFrom: '', value: '={{ 40 }}' },
+						{ property: 'phone1', mode: 'replaceHistory', validFrom: '2026-02-01', value: '+46 70 123 45 67' },
 					],
 				},
 				fieldsByName: {
