@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TestBed } from '../setup';
-import { startTestBed, useCredential } from '../setup';
-import { apiRequests, byId, jsonOf, run } from './helpers';
+import type { TestBed } from '../../setup';
+import { startTestBed, useCredential } from '../../setup';
+import { apiRequests, byId, jsonOf, run } from '../helpers';
 
 describe('Personnel Data: writes', () => {
 	let bed: TestBed;
