@@ -1,15 +1,8 @@
-import type { TestBed } from '../nodes/setup';
-import { apiRequests, getManyEmployees, startBed } from './support';
+import { useTestBed } from '../nodes/setup';
+import { apiRequests, getManyEmployees } from './support';
 
 describe('query serialization on the wire', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed();
 
 	it('bracket notation for filters, pagination, order, in-lists and select', async () => {
 		const [a, b] = bed.simulator.sim.getRecords('employees').map((record) => record.id);

@@ -2,22 +2,17 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { HTTP } from '../../nodes/shared/apiChoices';
 import { expectNoSecrets } from '../helpers/secrets';
-import type { TestBed } from '../nodes/setup';
-import { apiRequests, fastBackoff, getEmployee, getManyEmployees, jsonOf, secretsOf, startBed } from './support';
+import { useTestBed } from '../nodes/setup';
+import { apiRequests, fastBackoff, getEmployee, getManyEmployees, jsonOf, secretsOf } from './support';
 
 describe('retries and error mapping', () => {
-	let bed: TestBed;
+	const bed = useTestBed({}, { per: 'test' });
 	fastBackoff();
 
 	beforeEach(async () => {
-		bed = await startBed();
 		// Provision first, so that the counts below are of API requests only.
 		expect((await bed.runtime.execute({ nodeType: 'personnelData', parameters: getManyEmployees() })).error).toBeUndefined();
 		bed.simulator.sim.clearRequests();
-	});
-	afterEach(async () => {
-		expectNoSecrets(bed.runtime.logs, secretsOf(bed));
-		await bed.simulator.close();
 	});
 
 	const run = (parameters = getManyEmployees(), continueOnFail = false) =>

@@ -3,25 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TestBed } from '../setup';
-import { startTestBed, useCredential } from '../setup';
+import { startTestBed, useCredential, useTestBed } from '../setup';
 import { apiRequests, byId, fromList, idsOf, jsonOf, outputOf, queryValues, run, UNKNOWN_UUID } from './helpers';
 
 type ErrorWithDetails = Error & { description?: string | null; httpCode?: string | null };
 
 describe('Personnel Data: Get and single records', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
-	afterEach(() => {
-		bed.simulator.sim.clearFaults();
-		useCredential(bed, 'admin');
-	});
+	const bed = useTestBed();
 
 	const sim = () => bed.simulator.sim;
 	const first = (collection: 'employees' | 'timeReports' | 'orgUnits' | 'competences' | 'jobs') => {

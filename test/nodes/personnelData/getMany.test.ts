@@ -1,23 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { evaluateRule } from '../../simulator/conditions';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { apiRequests, byId, idsOf, jsonOf, queryPairs, queryValues, run } from './helpers';
 
 describe('Personnel Data: Get Many', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
-	afterEach(() => {
-		bed.simulator.sim.clearFaults();
-		bed.simulator.sim.setScanLimit(250);
-	});
+	const bed = useTestBed();
 
 	const listRequests = (path: string) => apiRequests(bed).filter((entry) => entry.method === 'GET' && entry.path === path);
 

@@ -4,8 +4,7 @@
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
 import { compareTimestamps } from '../../../nodes/shared/timestamps';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { startTestBed, useTestBed } from '../setup';
 import {
 	changePairs,
 	COLLECTION_OF,
@@ -20,14 +19,7 @@ import {
 const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 
 describe('Personnel Data Trigger: activation and one poll', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('emits nothing old at activation and remembers "now" from the server\'s newest timestamp', async () => {
 		const { sim } = bed.simulator;

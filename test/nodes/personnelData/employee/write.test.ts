@@ -1,21 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TestBed } from '../../setup';
-import { startTestBed, useCredential } from '../../setup';
+import { useCredential, useTestBed } from '../../setup';
 import { apiRequests, byId, jsonOf, run } from '../helpers';
 
 describe('Personnel Data: writes', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
-	afterEach(() => {
-		useCredential(bed, 'admin');
-	});
+	const bed = useTestBed();
 
 	const sim = () => bed.simulator.sim;
 	const getRaw = async (id: string): Promise<IDataObject> =>
