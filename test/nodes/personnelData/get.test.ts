@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { RESOURCES } from '../../../nodes/shared/registry';
+import { collectionOf } from '../../simulator/collections';
+import type { ResourceName } from '../../simulator/types';
 import { startTestBed, useCredential, useTestBed } from '../setup';
 import { apiRequests, byId, fromList, idsOf, jsonOf, outputOf, queryValues, run, UNKNOWN_UUID } from './helpers';
 
@@ -12,20 +15,17 @@ describe('Personnel Data: Get and single records', () => {
 	const bed = useTestBed();
 
 	const sim = () => bed.simulator.sim;
-	const first = (collection: 'employees' | 'timeReports' | 'orgUnits' | 'competences' | 'jobs') => {
+	const first = (collection: ResourceName) => {
 		const restricted = new Set(sim().restrictedIds()[collection]);
 		return sim().getRecords(collection).find((record) => !restricted.has(record.id)) as IDataObject & { id: string };
 	};
 
 	describe('each resource with Get', () => {
-		const cases: Array<[string, 'employees' | 'timeReports' | 'orgUnits' | 'competences' | 'jobs', string]> = [
-			['employee', 'employees', '/v1/org/employees/'],
-			['timeReport', 'timeReports', '/v1/org/time-reports/'],
-			['organizationalUnit', 'orgUnits', '/v2/org/organizational-units/'],
-			['competence', 'competences', '/v1/org/competences/'],
-			['job', 'jobs', '/v1/org/jobs/'],
-		];
-		it.each(cases)('%s: GET %s{id} returns the record', async (resource, collection, prefix) => {
+		// Every resource with a Get path, served by its simulator collection (test/simulator/collections.ts).
+		const cases = RESOURCES.flatMap((resource) =>
+			resource.paths.get ? [[resource.value, resource.paths.get.replace('{id}', ''), collectionOf(resource.value)] as const] : [],
+		);
+		it.each(cases)('%s: GET %s{id} returns the record', async (resource, prefix, collection) => {
 			const record = first(collection);
 			const result = await run(bed, { resource, operation: 'get', id: byId(record.id), simplify: false });
 			expect(jsonOf(result)).toEqual([record]);

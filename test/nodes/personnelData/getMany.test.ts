@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { listableResources } from '../../../nodes/shared/registry';
+import { collectionOf } from '../../simulator/collections';
 import { evaluateRule } from '../../simulator/conditions';
+import type { ResourceName, SimRecord } from '../../simulator/types';
 import { useTestBed } from '../setup';
 import { apiRequests, byId, idsOf, jsonOf, queryPairs, queryValues, run } from './helpers';
 
@@ -49,12 +52,12 @@ describe('Personnel Data: Get Many', () => {
 
 	describe('conditions', () => {
 		/** What the condition passes, evaluated on the simulator's own data (visible to admin). */
-		function passing(conditionId: string): string[] {
+		function passing(conditionId: string, collection: ResourceName = 'employees'): string[] {
 			const { sim } = bed.simulator;
 			const [condition] = sim.getRecords('conditions', [conditionId]);
 			const today = sim.clock.today();
 			return sim
-				.getRecords('employees')
+				.getRecords(collection)
 				.filter((record) => evaluateRule(condition.data_engine, record, today))
 				.map((record) => record.id)
 				.sort();
@@ -117,21 +120,28 @@ describe('Personnel Data: Get Many', () => {
 			expect(listRequests('/v1/org/employees')).toHaveLength(Math.ceil(sim.counts().employees / 250));
 		});
 
-		it('conditions apply to the other listable domains', async () => {
+		// Every listable resource with a condition domain, and a condition the simulator seeds for it.
+		const conditionCases = listableResources().flatMap((resource) =>
+			resource.conditionDomain && resource.paths.list ? [[resource.value, resource.conditionDomain, resource.paths.list] as const] : [],
+		);
+		it.each(conditionCases)('%s: a condition of its domain (%s) returns exactly the records it passes', async (resource, domain, path) => {
 			const { sim } = bed.simulator;
-			const ids = sim.conditionIds();
-			const cases: Array<[string, string, string, (record: IDataObject) => boolean]> = [
-				['timeReport', ids.sickLeave, '/v1/org/time-reports', (r) => r.time_type_id === 'sick'],
-				['organizationalUnit', ids.teams, '/v1/org/organizational-units', (r) => r.tier === 'team'],
-				['competence', ids.certificates, '/v1/org/competences', (r) => r.type === 'certificate'],
-			];
-			for (const [resource, conditionId, path, passes] of cases) {
-				const result = await run(bed, { resource, operation: 'getMany', returnAll: true, simplify: false, condition: byId(conditionId) });
-				const records = jsonOf(result);
-				expect(records.length).toBeGreaterThan(0);
-				expect(records.every(passes)).toBe(true);
-				expect(listRequests(path).every((entry) => queryValues(entry.rawQuery, 'condition_id')[0] === conditionId)).toBe(true);
-			}
+			const collection = collectionOf(resource);
+			const conditionId = sim
+				.getRecords('conditions')
+				.filter((condition) => condition.domain === domain)
+				.map((condition) => condition.id)
+				.find((id) => passing(id, collection).length > 0);
+			if (conditionId === undefined) throw new Error(`The simulator seeds no condition of domain ${domain} that passes a record`);
+			const rule = sim.getRecords('conditions', [conditionId])[0].data_engine;
+			const passes = (record: IDataObject) => evaluateRule(rule, record as SimRecord, sim.clock.today());
+
+			const result = await run(bed, { resource, operation: 'getMany', returnAll: true, simplify: false, condition: byId(conditionId) });
+			const records = jsonOf(result);
+			expect(records.length).toBeGreaterThan(0);
+			expect(records.every(passes)).toBe(true);
+			expect(idsOf(records).sort()).toEqual(passing(conditionId, collection));
+			expect(listRequests(path).every((entry) => queryValues(entry.rawQuery, 'condition_id')[0] === conditionId)).toBe(true);
 		});
 
 		it('a condition of another domain: the API\'s 400 and its inner error reach the user', async () => {
@@ -247,19 +257,13 @@ describe('Personnel Data: Get Many', () => {
 	});
 
 	describe('every listable resource', () => {
-		const cases: Array<[string, string, string]> = [
-			['employeeMapping', '/v1/org/employees/mappings', 'employeeMappings'],
-			['timeReport', '/v1/org/time-reports', 'timeReports'],
-			['organizationalUnit', '/v1/org/organizational-units', 'orgUnits'],
-			['competence', '/v1/org/competences', 'competences'],
-			['employeeCompetence', '/v1/org/employee-competences', 'employeeCompetences'],
-			['condition', '/v1/org/conditions', 'conditions'],
-		];
+		// Every resource with a list path, served by its simulator collection (test/simulator/collections.ts).
+		const cases = listableResources().map((resource) => [resource.value, String(resource.paths.list), collectionOf(resource.value)] as const);
 		it.each(cases)('%s: Return All lists every record from %s', async (resource, path, collection) => {
 			const result = await run(bed, { resource, operation: 'getMany', returnAll: true });
 			const ids = idsOf(jsonOf(result));
 			const { sim } = bed.simulator;
-			expect([...ids].sort()).toEqual(sim.getRecords(collection as 'employees').map((record) => record.id).sort());
+			expect([...ids].sort()).toEqual(sim.getRecords(collection).map((record) => record.id).sort());
 			expect(apiRequests(bed).every((entry) => entry.path === path && entry.status === 200)).toBe(true);
 		});
 
