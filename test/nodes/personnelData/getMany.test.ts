@@ -12,44 +12,6 @@ describe('Personnel Data: Get Many', () => {
 
 	const listRequests = (path: string) => apiRequests(bed).filter((entry) => entry.method === 'GET' && entry.path === path);
 
-	describe('pagination', () => {
-		it('Return All follows every page and equals the simulator count with no duplicate id', async () => {
-			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: true });
-			const records = jsonOf(result);
-			const ids = idsOf(records);
-			expect(ids).toHaveLength(bed.simulator.sim.counts().employees);
-			expect(new Set(ids).size).toBe(ids.length);
-			const requests = listRequests('/v1/org/employees');
-			expect(requests.length).toBe(Math.ceil(ids.length / 100));
-			expect(requests.every((entry) => queryValues(entry.rawQuery, 'pagination[first]')[0] === '100')).toBe(true);
-			// Every request after the first continues from the cursor the previous one returned.
-			expect(queryValues(requests[0].rawQuery, 'pagination[after]')).toEqual([]);
-			for (const entry of requests.slice(1)) expect(queryValues(entry.rawQuery, 'pagination[after]')).toHaveLength(1);
-		});
-
-		it('Limit 150 returns exactly 150 with two list requests: first=100, then first=50', async () => {
-			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: false, limit: 150 });
-			expect(jsonOf(result)).toHaveLength(150);
-			const requests = listRequests('/v1/org/employees');
-			expect(requests.map((entry) => queryValues(entry.rawQuery, 'pagination[first]'))).toEqual([['100'], ['50']]);
-		});
-
-		it('the default limit is 50 in one request', async () => {
-			const result = await run(bed, { resource: 'employee', operation: 'getMany' });
-			expect(jsonOf(result)).toHaveLength(50);
-			expect(listRequests('/v1/org/employees')).toHaveLength(1);
-		});
-
-		it('never sends backward pagination', async () => {
-			await run(bed, { resource: 'timeReport', operation: 'getMany', returnAll: true });
-			for (const entry of apiRequests(bed)) {
-				const keys = queryPairs(entry.rawQuery).map(([key]) => key);
-				expect(keys).not.toContain('pagination[last]');
-				expect(keys).not.toContain('pagination[before]');
-			}
-		});
-	});
-
 	describe('conditions', () => {
 		/** What the condition passes, evaluated on the simulator's own data (visible to admin). */
 		function passing(conditionId: string, collection: ResourceName = 'employees'): string[] {
