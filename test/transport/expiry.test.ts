@@ -1,20 +1,12 @@
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { expectNoSecrets } from '../helpers/secrets';
-import type { TestBed } from '../nodes/setup';
-import { apiRequests, CREDENTIAL, fastBackoff, getEmployee, getManyEmployees, jsonOf, provisioningCalls, secretsOf, startBed } from './support';
+import { useTestBed } from '../nodes/setup';
+import { apiRequests, CREDENTIAL, fastBackoff, getEmployee, getManyEmployees, jsonOf, provisioningCalls, secretsOf } from './support';
 
 describe('token expiry and revocation', () => {
-	let bed: TestBed;
+	const bed = useTestBed({}, { per: 'test' });
 	fastBackoff();
-
-	beforeEach(async () => {
-		bed = await startBed();
-	});
-	afterEach(async () => {
-		expectNoSecrets(bed.runtime.logs, secretsOf(bed));
-		await bed.simulator.close();
-	});
 
 	const run = (parameters = getManyEmployees(), continueOnFail = false) =>
 		bed.runtime.execute({ nodeType: 'personnelData', parameters, continueOnFail });
@@ -68,8 +60,7 @@ describe('token expiry and revocation', () => {
 	});
 
 	it('a token that expires in the middle of a long Return All is renewed without the user noticing', async () => {
-		await bed.simulator.close();
-		bed = await startBed({ sizes: { employees: 600 } });
+		await bed.restart({ sizes: { employees: 600 } });
 		bed.simulator.sim.setFaults({ latencyMs: 100 }); // 6 pages of 100 ms each
 		expect((await run()).error).toBeUndefined(); // provisioned before the long run
 		// Mid-run, the token expires (the server's clock jumps past its lifetime).

@@ -2,22 +2,15 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { HTTP } from '../../nodes/shared/apiChoices';
 import { expectNoSecrets } from '../helpers/secrets';
-import type { TestBed } from '../nodes/setup';
-import { apiRequests, fastBackoff, getManyEmployees, jsonOf, secretsOf, startBed } from './support';
+import { useTestBed } from '../nodes/setup';
+import { apiRequests, fastBackoff, getManyEmployees, jsonOf, secretsOf } from './support';
 
 const EMPLOYEES = 5_000;
 const PAGES = EMPLOYEES / 100;
 
-describe('issue 6: Return All under random 429 and 500 faults', () => {
-	let bed: TestBed;
+describe('Return All under random 429 and 500 faults', () => {
+	const bed = useTestBed({ sizes: { employees: EMPLOYEES }, requestLogCapacity: 5_000 });
 	fastBackoff();
-
-	beforeAll(async () => {
-		bed = await startBed({ sizes: { employees: EMPLOYEES }, requestLogCapacity: 5_000 });
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
 	beforeEach(() => {
 		bed.simulator.sim.clearFaults();
 		bed.simulator.sim.clearRequests();

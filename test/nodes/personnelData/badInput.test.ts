@@ -1,7 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
 
 /**
@@ -218,11 +217,10 @@ const TABLE: BadInput[] = [
 ];
 
 describe('Personnel Data: bad input', () => {
-	let bed: TestBed;
+	const bed = useTestBed();
 	let ids: Ids;
 
-	beforeAll(async () => {
-		bed = await startTestBed();
+	beforeAll(() => {
 		const { sim } = bed.simulator;
 		ids = {
 			employee: sim.getRecords('employees')[0].id,
@@ -230,9 +228,6 @@ describe('Personnel Data: bad input', () => {
 			otherDomainCondition: sim.conditionIds().sickLeave,
 			transfer: sim.createFileTransfer().id,
 		};
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
 	});
 
 	it('has at least 40 rows', () => {

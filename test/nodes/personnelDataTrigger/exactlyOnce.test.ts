@@ -15,7 +15,7 @@ import { evaluateRule } from '../../simulator/conditions';
 import { Rng } from '../../simulator/rng';
 import type { SimRecord } from '../../simulator/types';
 import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { changePairs, duplicates, emittedPairs, failNthRequest, poll, pollOk, stateBytes, stateOf } from './helpers';
 
 const SEED = Number(process.env.TRIGGER_SEED ?? 20261123);
@@ -185,14 +185,7 @@ async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailu
 }
 
 describe('Personnel Data Trigger: exactly once across polls', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed({ seed: SEED, tokenTtlSeconds: 300 });
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({ seed: SEED, tokenTtlSeconds: 300 }, { per: 'test' });
 
 	it(`emits every change exactly once over ${POLLS} random polls (seed ${SEED})`, async () => {
 		const { laterPageFailures } = await randomRun(bed, {

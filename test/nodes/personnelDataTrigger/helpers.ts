@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import type { PollResult } from '../../harness';
 import type { QueuedFault } from '../../simulator/faults';
 import type { Simulator } from '../../simulator/simulator';
-import type { ResourceName, SimRecord } from '../../simulator/types';
+import type { SimRecord } from '../../simulator/types';
 import type { TestBed } from '../setup';
 
 export const NODE_NAME = 'Personnel Data Trigger';
@@ -18,17 +18,6 @@ export interface EmittedEvent {
 
 /** One emitted item: the record plus `_event`. */
 export type EmittedRecord = IDataObject & { id: string; _event: EmittedEvent };
-
-/** The simulator collection behind each resource value of the node. */
-export const COLLECTION_OF: Record<string, ResourceName> = {
-	employee: 'employees',
-	employeeMapping: 'employeeMappings',
-	timeReport: 'timeReports',
-	organizationalUnit: 'orgUnits',
-	competence: 'competences',
-	employeeCompetence: 'employeeCompetences',
-	condition: 'conditions',
-};
 
 export interface TriggerPoll extends PollResult {
 	records: EmittedRecord[];

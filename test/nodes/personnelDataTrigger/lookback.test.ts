@@ -5,7 +5,7 @@
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
 import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { changePairs, duplicates, emittedPairs, pollOk, stateOf } from './helpers';
 
 const withLookback = (minutes: number) => ({
@@ -28,14 +28,7 @@ function secondsBefore(watermark: string, seconds: number): string {
 }
 
 describe('Personnel Data Trigger: look-back window', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('emits records made visible late once, and re-reads the window without duplicates', async () => {
 		const { sim } = bed.simulator;

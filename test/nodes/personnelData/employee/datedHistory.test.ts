@@ -5,8 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { TestBed } from '../../setup';
-import { startTestBed } from '../../setup';
+import { useTestBed } from '../../setup';
 import { apiRequests, byId, jsonOf, run } from '../helpers';
 
 interface Row {
@@ -17,14 +16,7 @@ interface Row {
 }
 
 describe('Personnel Data: Employee Update keeps dated histories', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed();
 
 	const sim = () => bed.simulator.sim;
 	const update = (id: string, rows: Row[], extra: INodeParameters = {}) =>

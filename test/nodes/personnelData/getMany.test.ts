@@ -1,72 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { listableResources } from '../../../nodes/shared/registry';
+import { collectionOf } from '../../simulator/collections';
 import { evaluateRule } from '../../simulator/conditions';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import type { ResourceName, SimRecord } from '../../simulator/types';
+import { useTestBed } from '../setup';
 import { apiRequests, byId, idsOf, jsonOf, queryPairs, queryValues, run } from './helpers';
 
 describe('Personnel Data: Get Many', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
-	afterEach(() => {
-		bed.simulator.sim.clearFaults();
-		bed.simulator.sim.setScanLimit(250);
-	});
+	const bed = useTestBed();
 
 	const listRequests = (path: string) => apiRequests(bed).filter((entry) => entry.method === 'GET' && entry.path === path);
 
-	describe('pagination', () => {
-		it('Return All follows every page and equals the simulator count with no duplicate id', async () => {
-			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: true });
-			const records = jsonOf(result);
-			const ids = idsOf(records);
-			expect(ids).toHaveLength(bed.simulator.sim.counts().employees);
-			expect(new Set(ids).size).toBe(ids.length);
-			const requests = listRequests('/v1/org/employees');
-			expect(requests.length).toBe(Math.ceil(ids.length / 100));
-			expect(requests.every((entry) => queryValues(entry.rawQuery, 'pagination[first]')[0] === '100')).toBe(true);
-			// Every request after the first continues from the cursor the previous one returned.
-			expect(queryValues(requests[0].rawQuery, 'pagination[after]')).toEqual([]);
-			for (const entry of requests.slice(1)) expect(queryValues(entry.rawQuery, 'pagination[after]')).toHaveLength(1);
-		});
-
-		it('Limit 150 returns exactly 150 with two list requests: first=100, then first=50', async () => {
-			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: false, limit: 150 });
-			expect(jsonOf(result)).toHaveLength(150);
-			const requests = listRequests('/v1/org/employees');
-			expect(requests.map((entry) => queryValues(entry.rawQuery, 'pagination[first]'))).toEqual([['100'], ['50']]);
-		});
-
-		it('the default limit is 50 in one request', async () => {
-			const result = await run(bed, { resource: 'employee', operation: 'getMany' });
-			expect(jsonOf(result)).toHaveLength(50);
-			expect(listRequests('/v1/org/employees')).toHaveLength(1);
-		});
-
-		it('never sends backward pagination', async () => {
-			await run(bed, { resource: 'timeReport', operation: 'getMany', returnAll: true });
-			for (const entry of apiRequests(bed)) {
-				const keys = queryPairs(entry.rawQuery).map(([key]) => key);
-				expect(keys).not.toContain('pagination[last]');
-				expect(keys).not.toContain('pagination[before]');
-			}
-		});
-	});
-
 	describe('conditions', () => {
 		/** What the condition passes, evaluated on the simulator's own data (visible to admin). */
-		function passing(conditionId: string): string[] {
+		function passing(conditionId: string, collection: ResourceName = 'employees'): string[] {
 			const { sim } = bed.simulator;
 			const [condition] = sim.getRecords('conditions', [conditionId]);
 			const today = sim.clock.today();
 			return sim
-				.getRecords('employees')
+				.getRecords(collection)
 				.filter((record) => evaluateRule(condition.data_engine, record, today))
 				.map((record) => record.id)
 				.sort();
@@ -129,21 +82,28 @@ describe('Personnel Data: Get Many', () => {
 			expect(listRequests('/v1/org/employees')).toHaveLength(Math.ceil(sim.counts().employees / 250));
 		});
 
-		it('conditions apply to the other listable domains', async () => {
+		// Every listable resource with a condition domain, and a condition the simulator seeds for it.
+		const conditionCases = listableResources().flatMap((resource) =>
+			resource.conditionDomain && resource.paths.list ? [[resource.value, resource.conditionDomain, resource.paths.list] as const] : [],
+		);
+		it.each(conditionCases)('%s: a condition of its domain (%s) returns exactly the records it passes', async (resource, domain, path) => {
 			const { sim } = bed.simulator;
-			const ids = sim.conditionIds();
-			const cases: Array<[string, string, string, (record: IDataObject) => boolean]> = [
-				['timeReport', ids.sickLeave, '/v1/org/time-reports', (r) => r.time_type_id === 'sick'],
-				['organizationalUnit', ids.teams, '/v1/org/organizational-units', (r) => r.tier === 'team'],
-				['competence', ids.certificates, '/v1/org/competences', (r) => r.type === 'certificate'],
-			];
-			for (const [resource, conditionId, path, passes] of cases) {
-				const result = await run(bed, { resource, operation: 'getMany', returnAll: true, simplify: false, condition: byId(conditionId) });
-				const records = jsonOf(result);
-				expect(records.length).toBeGreaterThan(0);
-				expect(records.every(passes)).toBe(true);
-				expect(listRequests(path).every((entry) => queryValues(entry.rawQuery, 'condition_id')[0] === conditionId)).toBe(true);
-			}
+			const collection = collectionOf(resource);
+			const conditionId = sim
+				.getRecords('conditions')
+				.filter((condition) => condition.domain === domain)
+				.map((condition) => condition.id)
+				.find((id) => passing(id, collection).length > 0);
+			if (conditionId === undefined) throw new Error(`The simulator seeds no condition of domain ${domain} that passes a record`);
+			const rule = sim.getRecords('conditions', [conditionId])[0].data_engine;
+			const passes = (record: IDataObject) => evaluateRule(rule, record as SimRecord, sim.clock.today());
+
+			const result = await run(bed, { resource, operation: 'getMany', returnAll: true, simplify: false, condition: byId(conditionId) });
+			const records = jsonOf(result);
+			expect(records.length).toBeGreaterThan(0);
+			expect(records.every(passes)).toBe(true);
+			expect(idsOf(records).sort()).toEqual(passing(conditionId, collection));
+			expect(listRequests(path).every((entry) => queryValues(entry.rawQuery, 'condition_id')[0] === conditionId)).toBe(true);
 		});
 
 		it('a condition of another domain: the API\'s 400 and its inner error reach the user', async () => {
@@ -259,19 +219,13 @@ describe('Personnel Data: Get Many', () => {
 	});
 
 	describe('every listable resource', () => {
-		const cases: Array<[string, string, string]> = [
-			['employeeMapping', '/v1/org/employees/mappings', 'employeeMappings'],
-			['timeReport', '/v1/org/time-reports', 'timeReports'],
-			['organizationalUnit', '/v1/org/organizational-units', 'orgUnits'],
-			['competence', '/v1/org/competences', 'competences'],
-			['employeeCompetence', '/v1/org/employee-competences', 'employeeCompetences'],
-			['condition', '/v1/org/conditions', 'conditions'],
-		];
+		// Every resource with a list path, served by its simulator collection (test/simulator/collections.ts).
+		const cases = listableResources().map((resource) => [resource.value, String(resource.paths.list), collectionOf(resource.value)] as const);
 		it.each(cases)('%s: Return All lists every record from %s', async (resource, path, collection) => {
 			const result = await run(bed, { resource, operation: 'getMany', returnAll: true });
 			const ids = idsOf(jsonOf(result));
 			const { sim } = bed.simulator;
-			expect([...ids].sort()).toEqual(sim.getRecords(collection as 'employees').map((record) => record.id).sort());
+			expect([...ids].sort()).toEqual(sim.getRecords(collection).map((record) => record.id).sort());
 			expect(apiRequests(bed).every((entry) => entry.path === path && entry.status === 200)).toBe(true);
 		});
 

@@ -1,23 +1,19 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { HTTP } from '../../nodes/shared/apiChoices';
+import { isRetryable, retryAfterMs, retryDelayMs } from '../../nodes/shared/transport/retryPolicy';
 import { expectNoSecrets } from '../helpers/secrets';
-import type { TestBed } from '../nodes/setup';
-import { apiRequests, fastBackoff, getEmployee, getManyEmployees, jsonOf, secretsOf, startBed } from './support';
+import { useTestBed } from '../nodes/setup';
+import { apiRequests, fastBackoff, getEmployee, getManyEmployees, jsonOf, secretsOf } from './support';
 
 describe('retries and error mapping', () => {
-	let bed: TestBed;
+	const bed = useTestBed({}, { per: 'test' });
 	fastBackoff();
 
 	beforeEach(async () => {
-		bed = await startBed();
 		// Provision first, so that the counts below are of API requests only.
 		expect((await bed.runtime.execute({ nodeType: 'personnelData', parameters: getManyEmployees() })).error).toBeUndefined();
 		bed.simulator.sim.clearRequests();
-	});
-	afterEach(async () => {
-		expectNoSecrets(bed.runtime.logs, secretsOf(bed));
-		await bed.simulator.close();
 	});
 
 	const run = (parameters = getManyEmployees(), continueOnFail = false) =>
@@ -126,5 +122,27 @@ describe('retries and error mapping', () => {
 		expect((forbidden.error as NodeApiError).httpCode).toBe('403');
 		expect(forbidden.error?.message).toBe(`Access to Employee ${restricted} is forbidden for this credential's role`);
 		expectNoSecrets([result.error, continued.items, forbidden.error], secretsOf(bed));
+	});
+});
+
+describe('retry policy', () => {
+	it('honours Retry-After in seconds and as a date', () => {
+		expect(retryAfterMs('2')).toBe(2000);
+		expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+		expect(retryDelayMs({ status: 429, retryAfter: '1', message: '' }, 3)).toBe(1000);
+	});
+
+	it('backs off exponentially with jitter', () => {
+		expect(retryDelayMs({ status: 503, message: '' }, 1, () => 0)).toBe(250);
+		expect(retryDelayMs({ status: 503, message: '' }, 3, () => 1)).toBe(2000);
+	});
+
+	it('repeats only what cannot write twice', () => {
+		expect(isRetryable({ status: 429, message: '' }, false)).toBe(true);
+		expect(isRetryable({ status: 503, message: '' }, false)).toBe(false);
+		expect(isRetryable({ status: 503, message: '' }, true)).toBe(true);
+		expect(isRetryable({ code: 'ECONNRESET', message: '' }, true)).toBe(true);
+		expect(isRetryable({ status: 400, message: '' }, true)).toBe(false);
+		expect(isRetryable({ status: 401, message: '' }, true)).toBe(false);
 	});
 });
