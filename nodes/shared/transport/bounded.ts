@@ -41,17 +41,17 @@ function isStream(value: unknown): value is BodyStream {
 	);
 }
 
-function megabytes(bytes: number): string {
-	return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+function sizeOf(bytes: number): string {
+	return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} kB`;
 }
 
 function tooLarge(): ExchangeStopped {
-	return new ExchangeStopped('tooLarge', `the answer was larger than ${megabytes(transportLimits.maxBodyBytes)}`);
+	return new ExchangeStopped('tooLarge', `the answer was larger than ${sizeOf(transportLimits.maxBodyBytes)}`);
 }
 
-function stopOf(deadline: AbortSignal): ExchangeStopped {
+function stopOf(deadline: AbortSignal, ms: number): ExchangeStopped {
 	return deadline.aborted
-		? new ExchangeStopped('deadline', `no complete answer within ${transportLimits.deadlineMs / 1000} s`)
+		? new ExchangeStopped('deadline', `no complete answer within ${ms / 1000} s`)
 		: new ExchangeStopped('cancelled', 'the execution was cancelled');
 }
 
@@ -106,10 +106,12 @@ function discard(response: IN8nHttpFullResponse | undefined): void {
 export async function boundedExchange(
 	send: (signal: AbortSignal) => Promise<IN8nHttpFullResponse>,
 	cancel?: AbortSignal,
+	/** Exchanges the send includes before its own (a token's begin and refresh), each with its own deadline. */
+	exchangesBefore = 0,
 ): Promise<RawAnswer> {
-	const deadline = AbortSignal.timeout(transportLimits.deadlineMs);
+	const deadline = AbortSignal.timeout(transportLimits.deadlineMs * (1 + exchangesBefore));
 	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
-	const stop = () => stopOf(deadline);
+	const stop = () => stopOf(deadline, transportLimits.deadlineMs * (1 + exchangesBefore));
 	if (signal.aborted) throw stop();
 	const aborted = whenAborted(signal, stop);
 	const sending = send(signal);

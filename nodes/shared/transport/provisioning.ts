@@ -73,9 +73,9 @@ export class ProvisioningError extends Error {
  * Returns the HTTP status or network code of the failed call, or undefined for other messages.
  */
 export function provisioningFailureOf(text: string): { status?: number; code?: string } | undefined {
-	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+))?/.exec(text);
+	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+)|(no complete answer))?/.exec(text);
 	if (!match) return undefined;
-	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[2] };
+	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
 }
 
 function transient(stop: ExchangeStop): boolean {
@@ -113,7 +113,7 @@ async function postJson(
 		);
 	} catch (error) {
 		if (error instanceof ExchangeStopped) {
-			throw new ProvisioningError(step, error.reason === 'deadline' ? `ETIMEDOUT, ${error.message}` : error.message, transient(error.reason));
+			throw new ProvisioningError(step, error.message, transient(error.reason));
 		}
 		const code = (error as { code?: unknown }).code;
 		throw new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', true);

@@ -5,7 +5,7 @@ const MIN_SECRET_LENGTH = 8;
 
 /** Anything shaped like a credential in a server's text, known to us or not. */
 const SECRET_SHAPES: ReadonlyArray<[RegExp, string]> = [
-	[/\b(Bearer|Basic|Token)\s+[^\s"',;)\]}]+/gi, `$1 ${REDACTED}`],
+	[/\b(Bearer)\s+(?!\[redacted\])[^\s"',;:)\]}]+/gi, `$1 ${REDACTED}`],
 	// A JWT: base64url header (always starting `eyJ`, i.e. `{"`), payload and signature.
 	[/\beyJ[\w-]*\.[\w-]+\.[\w-]*/g, REDACTED],
 	// A SHA-256 in hex, the shape of a provisioning signature.
@@ -26,8 +26,8 @@ export function redactorOf(secrets: Iterable<unknown>): Redact {
 		.sort((a, b) => b.length - a.length);
 	return (text) => {
 		let result = text;
-		for (const secret of known) result = result.split(secret).join(REDACTED);
 		for (const [shape, replacement] of SECRET_SHAPES) result = result.replace(shape, replacement);
+		for (const secret of known) result = result.split(secret).join(REDACTED);
 		return result;
 	};
 }

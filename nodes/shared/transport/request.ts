@@ -44,6 +44,9 @@ export interface ApiRequest {
 	itemIndex?: number;
 }
 
+/** A provisioning is two exchanges (begin, refresh), each under its own deadline. */
+const PROVISIONING_EXCHANGES = 2;
+
 type Outcome = { body: IDataObject; failure?: undefined } | { failure: TransportFailure };
 
 /** The execution's cancel signal, where the context has one (executions and, in n8n 2.x, polls). */
@@ -56,9 +59,14 @@ function tokenOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.accessToken ?? '');
 }
 
-/** No token yet, or its stored expiry (decoded from the JWT) has passed: provision before sending. */
-function needsNewToken(credentials: ICredentialDataDecryptedObject): boolean {
+/**
+ * No token yet, or its stored expiry (decoded from the JWT) has passed: provision before sending.
+ * A token this run has just provisioned is sent whatever our clock says (a server whose clock runs
+ * behind ours issues tokens that look expired here): only the server's 401 renews it.
+ */
+function needsNewToken(credentials: ICredentialDataDecryptedObject, run: RunAuth): boolean {
 	if (tokenOf(credentials) === '') return true;
+	if (run.provisioned.has(digestOf(tokenOf(credentials)))) return false;
 	const expiresAt = Date.parse(String(credentials.expiresAt ?? ''));
 	return Number.isFinite(expiresAt) && expiresAt <= Date.now();
 }
@@ -100,7 +108,7 @@ async function send(
 			return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted,
 			})) as IN8nHttpFullResponse;
-		}, cancelSignalOf(context));
+		}, cancelSignalOf(context), tokenOf(credentials) === '' ? PROVISIONING_EXCHANGES : 0);
 		return checkAnswer(answer, request.expect ?? 'record');
 	} catch (error) {
 		return { failure: failureOf(error) };
@@ -168,9 +176,10 @@ async function attemptOnce(
 ): Promise<Outcome> {
 	const run = runAuthOf(context);
 	let refused = false;
+	let ownRenewals = 0;
 	for (let adoptions = 0; ; ) {
 		if (run.stop) return { failure: { ...run.stop, runStopped: true } };
-		if (!refused && !needsNewToken(credentials)) {
+		if (!refused && !needsNewToken(credentials, run)) {
 			const token = tokenOf(credentials);
 			const outcome = await send(context, request, url, credentials);
 			if (outcome.failure?.status !== 401) return outcome;
@@ -190,7 +199,10 @@ async function attemptOnce(
 				continue;
 			}
 		}
-		return await renewAndSend(context, request, url, credentials, run, replaced);
+		const outcome = await renewAndSend(context, request, url, credentials, run, replaced);
+		// A fresh token refused: renew again, until the run's bound says the server never accepts one.
+		if (outcome.failure?.status !== 401 || run.stop || ++ownRenewals >= HTTP.refusedFreshTokensPerRun) return outcome;
+		refused = true;
 	}
 }
 
