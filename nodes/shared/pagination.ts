@@ -18,7 +18,7 @@ export const maxRequestsOption: INodeProperties = {
 	name: 'maxRequests',
 	type: 'number',
 	typeOptions: { minValue: 1 },
-	default: HTTP.walkMaxRequests,
+	default: 30000,
 	description:
 		'The most requests one listing may send before it stops with an error. Pages under a condition can be short or empty, so a large organization may need many; raise it if a legitimate listing reaches it.',
 };

@@ -95,29 +95,29 @@ async function postJson(
 	step: string,
 	redact: Redact,
 ): Promise<IDataObject> {
-	let answer: RawAnswer;
-	try {
-		answer = await boundedExchange(
-			async (signal) =>
-				(await helpers.httpRequest({
-					method: 'POST',
-					url: `${baseUrl}${path}`,
-					body,
-					json: true,
-					timeout: transportLimits.deadlineMs,
-					encoding: 'stream',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					abortSignal: signal,
-				})) as IN8nHttpFullResponse,
-		);
-	} catch (error) {
-		if (error instanceof ExchangeStopped) {
-			throw new ProvisioningError(step, error.message, transient(error.reason));
-		}
+	let unanswered: ProvisioningError | undefined;
+	const answer: RawAnswer | undefined = await boundedExchange(
+		async (signal) =>
+			(await helpers.httpRequest({
+				method: 'POST',
+				url: `${baseUrl}${path}`,
+				body,
+				json: true,
+				timeout: transportLimits.deadlineMs,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				abortSignal: signal,
+			})) as IN8nHttpFullResponse,
+	).catch((error: unknown) => {
 		const code = (error as { code?: unknown }).code;
-		throw new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', true);
-	}
+		unanswered =
+			error instanceof ExchangeStopped
+				? new ProvisioningError(step, error.message, transient(error.reason))
+				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', true);
+		return undefined;
+	});
+	if (answer === undefined) throw unanswered as ProvisioningError;
 	const checked = checkAnswer(answer, 'record');
 	if (checked.failure === undefined) return checked.body;
 	const { status, badAnswer } = checked.failure;
