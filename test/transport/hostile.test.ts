@@ -286,6 +286,27 @@ describe('a hostile server: every request and page walk ends, with the truth', (
 			expect(server.provisioningCalls('begin')).toBe(HTTP.refusedFreshTokensPerRun);
 		});
 
+		it('tokens that work and then expire during a long run are renewed every time, not counted as refused', async () => {
+			const uses = new Map<string, number>();
+			let served = 0;
+			server.api = (request, response) => {
+				const used = (uses.get(request.authorization) ?? 0) + 1;
+				uses.set(request.authorization, used);
+				if (used > 2) {
+					sendJson(response, 401, { code: 401, message: 'Unauthorized', errors: [{ domain: 'auth', reason: 'token_expired', message: 'expired' }] });
+					return;
+				}
+				served++;
+				sendJson(response, 200, page([employee(served)], served < 10 ? `c${served}` : null, served < 10));
+			};
+			const result = await execute(getMany());
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result.items)).toHaveLength(10);
+			// Each token serves two pages: five tokens, four of them renewed after one 401 each.
+			expect(server.provisioningCalls('refresh')).toBe(5);
+			expect(server.apiRequests().length).toBe(10 + 4);
+		});
+
 		it('a refused refresh token fails the whole run once, not one provisioning per item', async () => {
 			server.refresh = (_request, response) =>
 				sendJson(response, 401, { code: 401, message: 'Unauthorized', errors: [{ domain: 'auth', reason: 'invalid_signature', message: 'bad' }] });

@@ -123,8 +123,11 @@ async function send(
 interface RunAuth {
 	/** Renewals in flight, by the token being replaced: the first request renews, the others wait. */
 	renewals: Map<string, Promise<ICredentialDataDecryptedObject | undefined>>;
-	/** Digests of the tokens this run provisioned, and of those the server then refused (401). */
+	/** Digests of the tokens this run provisioned. */
 	provisioned: Set<string>;
+	/** Those not yet accepted by the server once: a 401 for one of them is a refusal, not an expiry. */
+	unproven: Set<string>;
+	/** Those the server refused before accepting them once. */
 	refusedFresh: Set<string>;
 	failedProvisionings: number;
 	/** Set once renewing cannot help: every later request of the run fails with it, unsent. */
@@ -136,7 +139,7 @@ const runs = new WeakMap<object, RunAuth>();
 function runAuthOf(context: object): RunAuth {
 	let state = runs.get(context);
 	if (!state) {
-		state = { renewals: new Map(), provisioned: new Set(), refusedFresh: new Set(), failedProvisionings: 0 };
+		state = { renewals: new Map(), provisioned: new Set(), unproven: new Set(), refusedFresh: new Set(), failedProvisionings: 0 };
 		runs.set(context, state);
 	}
 	return state;
@@ -149,10 +152,18 @@ function digestOf(token: string): string {
 const REFUSED_FRESH_MESSAGE =
 	'The Personnel Data API refused freshly provisioned access tokens; stopped this run instead of provisioning again for every item. Check that the credential\'s environment or base URL is the API that issues its tokens';
 
-/** A 401 for `token`: if this run provisioned it, count it; enough of them end the run. */
-function noteRefusal(run: RunAuth, token: string, failure: TransportFailure): TransportFailure {
+/**
+ * What the server said to `token`. A 401 for a token this run provisioned and the server never
+ * accepted counts as a refusal, and enough of them end the run; a token that worked and later
+ * expires (a long run) is renewed like any other.
+ */
+function noteAnswer(run: RunAuth, token: string, failure: TransportFailure | undefined): TransportFailure | undefined {
 	const digest = digestOf(token);
-	if (!run.provisioned.has(digest)) return failure;
+	if (failure?.status !== 401) {
+		if (failure?.status !== undefined || failure === undefined) run.unproven.delete(digest);
+		return failure;
+	}
+	if (!run.unproven.has(digest)) return failure;
 	run.refusedFresh.add(digest);
 	if (run.refusedFresh.size < HTTP.refusedFreshTokensPerRun) return failure;
 	run.stop = { ...failure, provisioningMessage: REFUSED_FRESH_MESSAGE };
@@ -182,9 +193,9 @@ async function attemptOnce(
 		if (!refused && !needsNewToken(credentials, run)) {
 			const token = tokenOf(credentials);
 			const outcome = await send(context, request, url, credentials);
+			const failure = noteAnswer(run, token, outcome.failure);
 			if (outcome.failure?.status !== 401) return outcome;
-			const failure = noteRefusal(run, token, outcome.failure);
-			if (run.stop) return { failure };
+			if (run.stop) return { failure: failure as TransportFailure };
 			refused = true;
 			continue;
 		}
@@ -229,14 +240,16 @@ async function renewAndSend(
 	if (fresh !== '') {
 		Object.assign(credentials, { accessToken: fresh, expiresAt: copy.expiresAt });
 		run.provisioned.add(digestOf(fresh));
+		run.unproven.add(digestOf(fresh));
 	}
 	const failure = outcome.failure;
 	if (failure?.provisioningMessage !== undefined) {
 		run.failedProvisionings++;
 		// A refused JTI or signature cannot succeed by repeating, for this item or the next.
 		if (!isRetryable(failure, false) || run.failedProvisionings >= HTTP.failedProvisioningsPerRun) run.stop = failure;
-	} else if (failure?.status === 401 && fresh !== '') {
-		return { failure: noteRefusal(run, fresh, failure) };
+	} else if (fresh !== '') {
+		const noted = noteAnswer(run, fresh, failure);
+		if (noted) return { failure: noted };
 	}
 	return outcome;
 }
