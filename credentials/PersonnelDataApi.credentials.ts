@@ -8,7 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_PATH } from '../nodes/shared/apiChoices';
+import { CREDENTIAL_TEST_PATH, HTTP } from '../nodes/shared/apiChoices';
 import { BASE_URL_EXPRESSION, baseUrlOf } from '../nodes/shared/transport/baseUrl';
 import { jwtExpiry, provisionAccessToken } from '../nodes/shared/transport/provisioning';
 
@@ -124,7 +124,11 @@ export class PersonnelDataApi implements ICredentialType {
 		},
 	};
 
+	/**
+	 * Run by n8n's own request machinery, so only its idle timeout applies to the listing itself;
+	 * the token requests before it (preAuthentication) have the transport's total deadline.
+	 */
 	test: ICredentialTestRequest = {
-		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH },
+		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH, timeout: HTTP.deadlineMs },
 	};
 }

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
 import { optionsCollection } from '../shared/descriptions/labels';
+import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { eventsOf } from './events';
@@ -55,6 +56,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 				'Also re-read this many minutes before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
 		},
 		selectOption(),
+		maxRequestsOption,
 	];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });

@@ -23,6 +23,8 @@ interface PollSetup {
 	lookbackMs: number;
 	simplify: boolean;
 	asOfDate: unknown;
+	/** Options → Max Requests: the budget of each page walk. */
+	maxRequests: unknown;
 	configKey: string;
 }
 
@@ -56,6 +58,7 @@ function readSetup(context: IPollFunctions): PollSetup {
 		lookbackMs: lookbackMinutes * 60_000,
 		simplify: read('simplify', false) === true,
 		asOfDate: options.asOfDate,
+		maxRequests: options.maxRequests,
 		configKey: JSON.stringify({ resource: resource.value, field, watched, lookbackMinutes }),
 	};
 }
@@ -86,7 +89,7 @@ function probeQuery(setup: PollSetup): Query {
 
 /** The server's newest change timestamp (among the filtered records, whatever the condition). */
 async function newestChange(this: IPollFunctions, setup: PollSetup): Promise<string | null> {
-	const [newest] = await collectRecords.call(this, listRequest(setup, probeQuery(setup)), { limit: 1 });
+	const [newest] = await collectRecords.call(this, listRequest(setup, probeQuery(setup)), { limit: 1, maxRequests: setup.maxRequests });
 	return newest ? changeOf(newest, setup.field)?.at ?? null : null;
 }
 
@@ -96,7 +99,7 @@ async function activate(this: IPollFunctions, setup: PollSetup): Promise<ChangeS
 		// The probes below leave the condition out. One request with it makes a condition the API
 		// refuses (another domain, deleted) fail the activation, where n8n shows the error, rather
 		// than every poll after it.
-		await pagesOf.call(this, listRequest(setup, { ...setup.query, [QUERY.select]: ['id'] }), { limit: 1 }).next();
+		await pagesOf.call(this, listRequest(setup, { ...setup.query, [QUERY.select]: ['id'] }), { limit: 1, maxRequests: setup.maxRequests }).next();
 	}
 	const probe = probeQuery(setup);
 	const newestAt = await newestChange.call(this, setup);
@@ -108,7 +111,7 @@ async function activate(this: IPollFunctions, setup: PollSetup): Promise<ChangeS
 		[QUERY.filter(setup.field, 'op')]: setup.lookbackMs > 0 ? 'gte' : 'eq',
 		[QUERY.filter(setup.field, 'value')]: setup.lookbackMs > 0 ? start : newestAt,
 	};
-	const existing = (await collectRecords.call(this, listRequest(setup, existingQuery)))
+	const existing = (await collectRecords.call(this, listRequest(setup, existingQuery), { maxRequests: setup.maxRequests }))
 		.map((record) => changeOf(record, setup.field))
 		.filter((change): change is Change => change !== undefined);
 	return initialState(setup.configKey, newestAt, existing, setup.lookbackMs);
@@ -117,7 +120,7 @@ async function activate(this: IPollFunctions, setup: PollSetup): Promise<ChangeS
 /** "Fetch Test Event": the most recent few, so fields can be mapped; state is left alone. */
 async function sample(this: IPollFunctions, setup: PollSetup): Promise<IDataObject[]> {
 	const query: Query = { ...setup.query, [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' };
-	return await collectRecords.call(this, listRequest(setup, query), { limit: TEST_EVENT_COUNT });
+	return await collectRecords.call(this, listRequest(setup, query), { limit: TEST_EVENT_COUNT, maxRequests: setup.maxRequests });
 }
 
 /** Every change since the watermark, to the last page, before the watermark moves. */
@@ -131,7 +134,7 @@ async function changesSince(this: IPollFunctions, setup: PollSetup, state: Chang
 	const isNew = noveltyCheck(state);
 	const records: IDataObject[] = [];
 	const changes: Change[] = [];
-	for await (const page of pagesOf.call(this, listRequest(setup, query))) {
+	for await (const page of pagesOf.call(this, listRequest(setup, query), { maxRequests: setup.maxRequests })) {
 		for (const record of page) {
 			const change = changeOf(record, setup.field);
 			if (change && isNew(change)) {

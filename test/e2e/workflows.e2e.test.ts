@@ -540,4 +540,18 @@ describe(`issue 5 workflows on ${key}`, () => {
 			expected.map(() => ({ data: { employment_start_date: '2018-08-01', properties: { weekly_hours: [{ valid_from: '2026-03-01', value: 30 }] } } })),
 		);
 	});
+
+	test('11. A proxy\'s HTML page (200) in the middle of a Return All fails the execution instead of returning a short list', async () => {
+		sim().clearRequests();
+		// Page 1 is real; the first request that follows a cursor gets an HTML login page with 200.
+		sim().queueFault({ pathPrefix: '/v1/org/employees', queryIncludes: 'pagination%5Bafter%5D', status: 'html200', count: 1 });
+		const executionId = await server.runFromTrigger(WF.returnAll, 'Start');
+		const execution = await server.waitForExecution(executionId, 120_000);
+		expect(execution.status).toBe('error');
+		const error = nodeError(execution.data.resultData, 'All employees');
+		expect(error?.message).toBe('The Personnel Data API answered GET /v1/org/employees with 200 but expected JSON, got text/html, 55 bytes');
+		expect(items(execution, 'All employees')).toEqual([]);
+		const pages = apiRequests().filter((r) => r.path === '/v1/org/employees');
+		expect(pages.map((r) => r.fault ?? r.status)).toEqual([200, 'html200']);
+	});
 });

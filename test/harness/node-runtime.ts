@@ -100,6 +100,8 @@ export interface ExecuteOptions extends NodeSelection {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Default `manual` (editor run); `trigger`/`webhook` for production runs. */
 	mode?: WorkflowExecuteMode;
+	/** The execution's cancel signal (what n8n aborts when a user stops a running execution). */
+	abortSignal?: AbortSignal;
 }
 
 export interface ExecuteResult {
@@ -303,6 +305,7 @@ export class NodeRuntime {
 				0,
 				additionalData,
 				mode,
+				options.abortSignal,
 			);
 			if (!('data' in response)) {
 				throw new UnexpectedError('The node asked the engine to run sub-nodes; not supported here');

@@ -89,7 +89,7 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 		send(res, respond(sim, controlRouter, ex, bodyText, req));
 		return;
 	}
-	const fault = sim.faults.decide(ex.method, ex.path);
+	const fault = sim.faults.decide(ex.method, ex.path, ex.rawQuery);
 	if (sim.faults.appliesTo(ex.path) && sim.faults.config.latencyMs > 0) await sleep(sim.faults.config.latencyMs);
 	const reply = fault.kind === 'none' ? respond(sim, apiRouter, ex, bodyText, req) : faultReply(fault, ex);
 	const log = () =>
@@ -117,6 +117,10 @@ function faultReply(fault: Exclude<FaultDecision, { kind: 'none' }>, ex: Exchang
 	if (fault.kind === 'drop') {
 		ex.fault = 'drop';
 		return null;
+	}
+	if (fault.kind === 'html200') {
+		ex.fault = 'html200';
+		return { status: 200, body: null, raw: Buffer.from('<!doctype html><html><body>Please sign in</body></html>'), headers: { 'content-type': 'text/html; charset=utf-8' } };
 	}
 	ex.fault = String(fault.status);
 	const headers: Record<string, string> = {};

@@ -95,6 +95,7 @@ async function readSample(context: ILoadOptionsFunctions, resource: ResourceDefi
 			method: 'GET',
 			path: resource.paths.list,
 			query: { [QUERY.first]: SAMPLE_SIZE },
+			expect: 'list',
 		});
 		return { fields: observeRecords(isObject(page) ? page.data : undefined), answered: true };
 	} catch {

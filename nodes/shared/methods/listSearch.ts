@@ -50,6 +50,7 @@ async function searchList(
 		method: 'GET',
 		path: resource.paths.list as string,
 		query,
+		expect: 'list',
 	});
 	return {
 		results: (page.data ?? []).map((record) => ({ name: label(record, search.labelFields), value: String(record.id) })),

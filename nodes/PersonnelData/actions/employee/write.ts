@@ -45,6 +45,7 @@ async function readHistories(
 			[QUERY.select]: ['id', 'properties'],
 			[QUERY.first]: 1,
 		},
+		expect: 'list',
 		itemIndex,
 	});
 	const records = Array.isArray(page.data) ? (page.data as IDataObject[]) : [];

@@ -5,7 +5,7 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { readListQuery } from '../../../shared/listQuery/parse';
 import { InputError } from '../../../shared/errors';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
-import { collectRecords } from '../../../shared/pagination';
+import { collectRecords, maxRequestsOption } from '../../../shared/pagination';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
@@ -34,7 +34,7 @@ function paginationProperties(resource: ResourceDefinition): INodeProperties[] {
 }
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
-	const options: INodeProperties[] = [selectOption(), ...orderOptions(resource)];
+	const options: INodeProperties[] = [selectOption(), ...orderOptions(resource), maxRequestsOption];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	if (resource.paths.shape) {
 		options.push({
@@ -84,7 +84,7 @@ export const getMany: Operation = {
 			: { method: 'GET', path: resource.paths.list as string, query, itemIndex };
 		const returnAll = read('returnAll', false);
 		const limit = returnAll ? undefined : checkLimit(read<unknown>('limit', 50));
-		const records = await collectRecords.call(this, request, { limit, itemIndex });
+		const records = await collectRecords.call(this, request, { limit, itemIndex, maxRequests: options.maxRequests });
 		return simplifyRecords(records, read('simplify', false), options.asOfDate);
 	},
 };
