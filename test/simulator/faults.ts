@@ -23,12 +23,14 @@ export interface QueuedFault {
 	count: number;
 	method?: string;
 	retryAfterSeconds?: number;
+	/** Replaces the configured latency for these replies (0: answer at once while others wait). */
+	latencyMs?: number;
 }
 
 export type FaultDecision =
 	| { kind: 'none' }
 	| { kind: 'drop' }
-	| { kind: 'status'; status: number; retryAfterSeconds?: number };
+	| { kind: 'status'; status: number; retryAfterSeconds?: number; latencyMs?: number };
 
 export const DEFAULT_FAULTS: FaultConfig = {
 	rate429: 0,
@@ -73,7 +75,12 @@ export class FaultInjector {
 			queued.count--;
 			if (queued.count <= 0) this.queue = this.queue.filter((f) => f !== queued);
 			if (queued.status === 'drop') return { kind: 'drop' };
-			return { kind: 'status', status: queued.status, retryAfterSeconds: queued.retryAfterSeconds ?? this.config.retryAfterSeconds };
+			return {
+				kind: 'status',
+				status: queued.status,
+				retryAfterSeconds: queued.retryAfterSeconds ?? this.config.retryAfterSeconds,
+				latencyMs: queued.latencyMs,
+			};
 		}
 		return this.random();
 	}

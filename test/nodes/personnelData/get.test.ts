@@ -171,10 +171,10 @@ describe('Personnel Data: Get and single records', () => {
 			expect(await asOf('2024-03-01')).toEqual({
 				custom_properties: { shirt_size: 'M' },
 				title: 'Engineer',
-				org_unit_id: [],
+				org_unit_id: null, // an empty history: nothing in force
 				manager_id: null,
 				employment_type: 'permanent',
-				cost_center: [],
+				cost_center: null,
 				work_percentage: null,
 			});
 			expect(await asOf('2026-11-22')).toMatchObject({ title: 'Lead', work_percentage: 100 });

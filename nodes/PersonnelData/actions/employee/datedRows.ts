@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
 
 import type { DatedEntry } from '../../../shared/datedValues';
-import { isDatedArray, sortNewestFirst } from '../../../shared/datedValues';
+import { sortNewestFirst } from '../../../shared/datedValues';
 import { InputError } from '../../../shared/errors';
 import type { FieldType } from '../../../shared/registry';
 import { checkValue, expectationOf } from '../../../shared/validation';
@@ -13,74 +12,103 @@ export interface DatedRow {
 	value?: string;
 }
 
-const dateSchema = z.string().date();
-
-/** The spec's rules for one dated array; sorts it newest first as the API keeps it. */
-export function checkDatedEntries(entries: readonly DatedEntry[], label: string): DatedEntry[] {
-	let nullCount = 0;
-	const seen = new Set<string>();
-	entries.forEach((entry, index) => {
-		if (entry.valid_from === null) {
-			nullCount++;
-			return;
-		}
-		if (!dateSchema.safeParse(entry.valid_from).success) {
-			throw new InputError(`${label}[${index}].valid_from: "${entry.valid_from}" is not a date; expected YYYY-MM-DD, or empty for "from the beginning"`);
-		}
-		if (seen.has(entry.valid_from)) {
-			throw new InputError(`${label}: two entries are valid from ${entry.valid_from}; expected each date once`);
-		}
-		seen.add(entry.valid_from);
-	});
-	if (nullCount > 1) {
-		throw new InputError(`${label}: ${nullCount} entries have an empty valid_from; expected at most one (the value from the beginning)`);
-	}
-	return sortNewestFirst(entries);
+/** One entry of a dated history and where the user wrote it, for errors that point there. */
+export interface PlacedEntry {
+	entry: DatedEntry;
+	/** e.g. "Dated Values › Entry 2" or "Other Fields (JSON) › properties.title[0]". */
+	where: string;
+	/** The label of its valid-from, e.g. "Dated Values › Entry 2 › Valid From". */
+	validFromLabel: string;
 }
 
-function typedValue(raw: string, type: FieldType | undefined, label: string): unknown {
-	if (raw.trim() === '') return null;
-	if (type === undefined || type === 'string') return raw;
-	const checked = checkValue({ type }, raw);
-	if (checked === undefined) throw new InputError(`${label}: "${raw}" is not valid; expected ${expectationOf({ type })}`);
+const DATED_ENTRY_SHAPE = 'expected {"valid_from": "YYYY-MM-DD" or null, "value": …}';
+
+/** The spec's rules for one dated history; sorts it newest first as the API keeps it. */
+export function checkDatedHistory(property: string, placed: readonly PlacedEntry[]): DatedEntry[] {
+	const firstWithDate = new Map<string, string>();
+	const fromTheBeginning: string[] = [];
+	for (const { entry, where, validFromLabel } of placed) {
+		if (entry.valid_from === null) {
+			fromTheBeginning.push(where);
+			continue;
+		}
+		if (!checkValue({ type: 'date' }, entry.valid_from) || entry.valid_from !== entry.valid_from.trim()) {
+			throw new InputError(
+				`${validFromLabel}: "${entry.valid_from}" is not a date (${property}); expected YYYY-MM-DD, or empty for "from the beginning"`,
+			);
+		}
+		const earlier = firstWithDate.get(entry.valid_from);
+		if (earlier !== undefined) {
+			throw new InputError(`${validFromLabel}: ${property} is already valid from ${entry.valid_from} in ${earlier}; expected each date once`);
+		}
+		firstWithDate.set(entry.valid_from, where);
+	}
+	if (fromTheBeginning.length > 1) {
+		throw new InputError(
+			`${property}: ${fromTheBeginning.length} entries have an empty valid_from (${fromTheBeginning.join(', ')}); expected at most one (the value from the beginning)`,
+		);
+	}
+	return sortNewestFirst(placed.map(({ entry }) => entry));
+}
+
+/** A dated value of a non-text property (a number, a UUID), as the API takes it. */
+export function typedDatedValue(raw: unknown, type: FieldType | undefined, label: string): unknown {
+	if (raw === null) return null;
+	if (type === undefined || type === 'string') {
+		if (typeof raw !== 'string') throw new InputError(`${label}: expected text, got ${JSON.stringify(raw)}`);
+		return raw;
+	}
+	const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
+	const checked = text === undefined ? undefined : checkValue({ type }, text);
+	if (checked === undefined) throw new InputError(`${label}: ${JSON.stringify(raw)} is not valid; expected ${expectationOf({ type })}`);
 	return type === 'number' ? Number(checked) : checked;
 }
 
-/** Groups the form's rows by property into dated arrays. */
-export function datedArraysFromRows(
+/** The form's rows, grouped by property, each entry remembering its row. */
+export function placedEntriesFromRows(
 	rows: readonly DatedRow[],
 	allowed: readonly string[],
 	valueTypes: Readonly<Record<string, FieldType>>,
-): IDataObject {
-	const grouped = new Map<string, DatedEntry[]>();
+): Map<string, PlacedEntry[]> {
+	const grouped = new Map<string, PlacedEntry[]>();
 	rows.forEach((row, index) => {
-		const label = `Dated Values › Entry ${index + 1}`;
+		const where = `Dated Values › Entry ${index + 1}`;
 		if (!allowed.includes(row.property)) {
-			throw new InputError(`${label} › Property: "${row.property}" is not a dated property; expected one of ${allowed.join(', ')}`);
+			throw new InputError(`${where} › Property: "${row.property}" is not a dated property; expected one of ${allowed.join(', ')}`);
 		}
-		const validFrom = (row.validFrom ?? '').trim();
+		const validFrom = String(row.validFrom ?? '').trim();
 		const entries = grouped.get(row.property) ?? [];
 		entries.push({
-			valid_from: validFrom === '' ? null : validFrom,
-			value: typedValue(row.value ?? '', valueTypes[row.property], `${label} › Value`),
+			entry: {
+				valid_from: validFrom === '' ? null : validFrom,
+				// An empty Value cell is "no value" (null) from that date on.
+				value: String(row.value ?? '').trim() === '' ? null : typedDatedValue(row.value, valueTypes[row.property], `${where} › Value`),
+			},
+			where,
+			validFromLabel: `${where} › Valid From`,
 		});
 		grouped.set(row.property, entries);
 	});
-	const result: IDataObject = {};
-	for (const [property, entries] of grouped) result[property] = entries as unknown as IDataObject[];
-	return result;
+	return grouped;
 }
 
-/** Every dated array of a payload's `properties`, however it got there (form or JSON). */
-export function checkPayloadDatedArrays(properties: IDataObject): IDataObject {
-	const checked: IDataObject = {};
-	for (const [key, value] of Object.entries(properties)) {
-		if (Array.isArray(value) && value.length > 0 && value.every((entry) => entry && typeof entry === 'object' && 'valid_from' in entry)) {
-			if (!isDatedArray(value)) throw new InputError(`data.properties.${key}: each entry needs valid_from (YYYY-MM-DD or null) and value`);
-			checked[key] = checkDatedEntries(value, `data.properties.${key}`) as unknown as IDataObject[];
-		} else {
-			checked[key] = value;
+/** A dated history given as JSON (`where` names it, e.g. "Other Fields (JSON) › properties.title"). */
+export function placedEntriesFromJson(value: unknown, where: string, valueType: FieldType | undefined): PlacedEntry[] {
+	if (!Array.isArray(value)) throw new InputError(`${where}: expected a list of entries, each ${DATED_ENTRY_SHAPE.replace('expected ', '')}`);
+	return value.map((raw: unknown, index) => {
+		const at = `${where}[${index}]`;
+		if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InputError(`${at}: ${DATED_ENTRY_SHAPE}`);
+		const entry = raw as IDataObject;
+		const extra = Object.keys(entry).filter((key) => key !== 'valid_from' && key !== 'value');
+		if (extra.length > 0) throw new InputError(`${at}: unexpected ${extra.join(', ')}; ${DATED_ENTRY_SHAPE}`);
+		if (!('valid_from' in entry) || (entry.valid_from !== null && typeof entry.valid_from !== 'string')) {
+			throw new InputError(`${at}.valid_from: ${'valid_from' in entry ? JSON.stringify(entry.valid_from) : 'missing'}; expected YYYY-MM-DD, or null for "from the beginning"`);
 		}
-	}
-	return checked;
+		if (!('value' in entry)) throw new InputError(`${at}.value: missing; ${DATED_ENTRY_SHAPE}`);
+		return {
+			entry: { valid_from: entry.valid_from, value: typedDatedValue(entry.value, valueType, `${at}.value`) },
+			where: at,
+			validFromLabel: `${at}.valid_from`,
+		};
+	});
 }

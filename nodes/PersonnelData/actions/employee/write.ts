@@ -30,7 +30,7 @@ export function employeeWriteOperation(name: WriteName): Operation {
 		properties: (resource, displayOptions) =>
 			resource.writable ? employeeWriteProperties(resource, resource.writable, name, displayOptions) : [],
 
-		async execute(this: IExecuteFunctions, { resource, itemIndex, read }) {
+		prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
 			const body = employeeWriteBody(resource, name, read);
 			const template = resource.paths[name] as string;
 			let path = template;
@@ -40,14 +40,16 @@ export function employeeWriteOperation(name: WriteName): Operation {
 				path = recordPath(template, id);
 				subject = `${resource.displayName} ${id}`;
 			}
-			const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
-				method: METHODS[name],
-				path,
-				body,
-				subject,
-				itemIndex,
-			});
-			return [(response.data as IDataObject | undefined) ?? response];
+			return async () => {
+				const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+					method: METHODS[name],
+					path,
+					body,
+					subject,
+					itemIndex,
+				});
+				return [(response.data as IDataObject | undefined) ?? response];
+			};
 		},
 	};
 }
