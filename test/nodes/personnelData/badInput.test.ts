@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { startTestBed, useCredential } from '../setup';
 import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
 
 /**
@@ -346,6 +346,68 @@ describe('Personnel Data: bad input', () => {
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([good, expect.stringContaining('"bad"'), good]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(apiRequests(bed)).toHaveLength(2);
+	});
+
+	describe('credential Base URL (Custom Base URL)', () => {
+		afterEach(() => useCredential(bed));
+
+		const BAD_BASE_URLS: Array<[string, (base: string) => string, string]> = [
+			['not a URL', () => 'not a url', 'is not a URL'],
+			['a file: URL', () => 'file:///etc/passwd', 'uses file:'],
+			['a javascript: URL', () => 'javascript:alert(1)', 'uses javascript:'],
+			['empty', () => '', 'is empty'],
+			['a leading space', (base) => ` ${base}`, 'spaces around it'],
+			['a fragment', (base) => `${base}#section`, 'fragment'],
+			['a query', (base) => `${base}?x=`, 'query'],
+		];
+
+		it.each(BAD_BASE_URLS)('%s: an error naming Base URL, nothing sent, not retried', async (_name, baseUrlOf, why) => {
+			for (const authMode of ['refreshToken', 'legacyToken'] as const) {
+				useCredential(bed, 'admin', authMode);
+				bed.runtime.setCredentials('personnelDataApi', {
+					...bed.runtime.storedCredentials('personnelDataApi'),
+					baseUrl: baseUrlOf(bed.simulator.baseUrl),
+				});
+				const result = await run(bed, getEmployee(ids.employee));
+				expect(result.error?.message).toContain('Base URL');
+				expect(result.error?.message).toContain(why);
+				expect(result.error?.message).toContain('expected an absolute http(s) address');
+				// Nothing reached the simulator: neither the request nor a token request.
+				expect(bed.simulator.sim.requests()).toEqual([]);
+			}
+		});
+
+		it('the credential test names Base URL too', async () => {
+			bed.runtime.setCredentials('personnelDataApi', { ...bed.runtime.storedCredentials('personnelDataApi'), baseUrl: 'file:///etc/passwd' });
+			bed.simulator.sim.clearRequests();
+			const tested = await bed.runtime.testCredential('personnelDataApi');
+			expect(tested.status).toBe('Error');
+			expect(tested.message).toContain('Base URL');
+			expect(bed.simulator.sim.requests()).toEqual([]);
+		});
+
+		it('a Base URL with a trailing slash still works', async () => {
+			bed.runtime.setCredentials('personnelDataApi', { ...bed.runtime.storedCredentials('personnelDataApi'), baseUrl: `${bed.simulator.baseUrl}/` });
+			const result = await run(bed, getEmployee(ids.employee));
+			expect(result.error).toBeUndefined();
+			expect(apiRequests(bed).map((entry) => entry.path)).toEqual([`/v1/org/employees/${ids.employee}`]);
+		});
+	});
+
+	it.each([
+		['1e12', 1e12],
+		['-1', -1],
+		['10081 (a minute over 7 days)', 10_081],
+	])('trigger Look-Back Window %s: an error naming it with its maximum, nothing sent', async (_name, lookbackMinutes) => {
+		bed.simulator.sim.clearRequests();
+		const result = await bed.runtime.poll({
+			nodeType: 'personnelDataTrigger',
+			nodeName: `Look-back ${lookbackMinutes}`,
+			parameters: { resource: 'employee', event: 'createdOrUpdated', options: { lookbackMinutes } },
+		});
+		expect(result.error?.message).toContain('Options › Look-Back Window (Minutes)');
+		expect(result.error?.message).toContain('from 0 to 10080 (7 days)');
+		expect(apiRequests(bed)).toEqual([]);
 	});
 
 	it('a tampered cursor (list search pagination token) is refused by the server with its reason', async () => {
