@@ -314,6 +314,11 @@ export class NodeRuntime {
 			if (response.data && onError === 'continueErrorOutput') {
 				workflowExecute.handleNodeErrorOutput(workflow, executeData, response.data, 0);
 			}
+			// ... and stores an item that carries an error as `{ json: { error: message }, error }`,
+			// whatever else its json held.
+			for (const item of (response.data ?? []).flatMap((output) => output ?? [])) {
+				if (item.error !== undefined) item.json = { error: item.error.message };
+			}
 			return { items: response.data ?? [], hints: response.hints ?? [], logs: this.logsSince(logStart) };
 		} catch (caught) {
 			const error = toError(caught);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../../shared/errors';
@@ -11,14 +11,13 @@ import type { SendItem } from './types';
 /**
  * A failed item under On Error → Continue. `error` (the error object) is what n8n's "Continue
  * (using error output)" looks for to move the item to the error output (n8n-core
- * `WorkflowExecute.handleNodeErrorOutput`; a `json` of more keys than `{error, message}` would
- * otherwise stay on the main output). `json.error` is the message the user reads in either output.
+ * `WorkflowExecute.handleNodeErrorOutput`). n8n then stores such an item as
+ * `{ json: { error: <message> }, error }` whatever else its json held (`processRunExecutionData`),
+ * so the details (description: the API's inner errors and the request; context.itemIndex) travel
+ * in `error`, which n8n keeps in its JSON form.
  */
-function errorItem(error: Error & { description?: string | null; httpCode?: string | null }, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error.httpCode) json.httpCode = error.httpCode;
-	return { json, error: error as INodeExecutionData['error'], pairedItem: { item: itemIndex } };
+function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+	return { json: { error: error.message }, error: error as INodeExecutionData['error'], pairedItem: { item: itemIndex } };
 }
 
 type Prepared = { send: SendItem } | { failure: Error };

@@ -283,7 +283,7 @@ describe('Personnel Data: Get and single records', () => {
 			expect(items[1].pairedItem).toEqual({ item: 1 });
 			expect(String(items[1].json.error)).toContain(restrictedId);
 			expect(String(items[1].json.error)).toMatch(/forbidden/i);
-			expect(items[1].json.httpCode).toBe('403');
+			expect((items[1].error as { httpCode?: string } | undefined)?.httpCode).toBe('403');
 		});
 
 		it('403 without Continue On Fail fails naming the record', async () => {

@@ -81,9 +81,10 @@ describe('Personnel Data: On Error with a failing middle item', () => {
 			expect(postedNames()).toEqual(['First', 'Second', 'Third']);
 			expectErrorItemAt(result, onError, 1, 3, '400');
 			const failed = onError === 'continueErrorOutput' ? result.items?.[1]?.[0] : result.items?.[0]?.[1];
-			expect(failed?.json.httpCode).toBe('400');
-			expect(String(failed?.json.description)).toContain('work_percentage');
-			expect(failed?.error?.message).toBe(failed?.json.error);
+			// n8n keeps an error item's json to the message; the details travel in its error.
+			expect(failed?.json).toEqual({ error: failed?.error?.message });
+			expect(failed?.error?.description).toContain('data.properties.work_percentage[0].value');
+			expect((failed?.error as { httpCode?: string } | undefined)?.httpCode).toBe('400');
 		});
 
 		it('an input error on item 2 (a malformed email)', async () => {
