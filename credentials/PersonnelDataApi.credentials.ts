@@ -42,7 +42,7 @@ export class PersonnelDataApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://sandbox.personnel-data.example',
-			description: 'Address of the API, without a trailing path',
+			description: 'Address of the API: http:// or https://, without a query or a fragment',
 			required: true,
 			displayOptions: { show: { environment: ['custom'] } },
 		},
@@ -104,13 +104,15 @@ export class PersonnelDataApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		// Checked in both modes: a bad custom Base URL is named here, before any request.
+		const baseUrl = baseUrlOf(credentials);
 		if (credentials.authMode === 'legacyToken') {
 			const legacyToken = String(credentials.legacyToken ?? '');
 			return { accessToken: legacyToken, expiresAt: jwtExpiry(legacyToken) };
 		}
 		const token = await provisionAccessToken(
 			this.helpers,
-			baseUrlOf(credentials),
+			baseUrl,
 			String(credentials.jti ?? ''),
 			String(credentials.refreshToken ?? ''),
 		);

@@ -8,6 +8,9 @@ import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { eventsOf } from './events';
 
+/** Re-reading more than a week on every poll would cost more than late data is worth. */
+export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
+
 /** Resources the trigger can watch: listable, with at least one event. */
 export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && eventsOf(resource).length > 0);
 
@@ -50,10 +53,10 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 			displayName: 'Look-Back Window (Minutes)',
 			name: 'lookbackMinutes',
 			type: 'number',
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: LOOKBACK_MAX_MINUTES },
 			default: 0,
 			description:
-				'Also re-read this many minutes before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
+				'Also re-read this many minutes (at most 10080, 7 days) before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
 		},
 		selectOption(),
 		maxRequestsOption,

@@ -3,13 +3,14 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { QUERY } from '../shared/apiChoices';
 import { readListQuery } from '../shared/listQuery/parse';
 import { InputError, toNodeError } from '../shared/errors';
-import { simplifyRecords } from '../shared/listQuery/simplify';
-import { collectRecords, pagesOf } from '../shared/pagination';
+import { asOfDay, simplifyRecords } from '../shared/listQuery/simplify';
+import { collectRecords, pagesOf, readMaxRequests } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { resourceByValue } from '../shared/registry';
 import type { ApiRequest, Query } from '../shared/transport';
 import type { Change, ChangeState } from './changeState';
 import { advance, initialState, noveltyCheck, readFrom } from './changeState';
+import { LOOKBACK_MAX_MINUTES } from './description';
 import type { TriggerEvent } from './events';
 import { eventOf } from './events';
 
@@ -22,9 +23,10 @@ interface PollSetup {
 	query: Query;
 	lookbackMs: number;
 	simplify: boolean;
-	asOfDate: unknown;
+	/** The checked day of Dated Values As Of (YYYY-MM-DD). */
+	asOfDate: string;
 	/** Options → Max Requests: the budget of each page walk. */
-	maxRequests: unknown;
+	maxRequests: number;
 	configKey: string;
 }
 
@@ -44,8 +46,10 @@ function readSetup(context: IPollFunctions): PollSetup {
 	}
 	const options = read('options', {}) as IDataObject;
 	const lookbackMinutes = Number(options.lookbackMinutes ?? 0);
-	if (!Number.isFinite(lookbackMinutes) || lookbackMinutes < 0) {
-		throw new InputError('Options › Look-Back Window (Minutes): expected 0 or a positive number');
+	if (!Number.isFinite(lookbackMinutes) || lookbackMinutes < 0 || lookbackMinutes > LOOKBACK_MAX_MINUTES) {
+		throw new InputError(
+			`Options › Look-Back Window (Minutes): expected a number from 0 to ${LOOKBACK_MAX_MINUTES} (7 days), got ${JSON.stringify(options.lookbackMinutes)}`,
+		);
 	}
 	const select = query[QUERY.select] as string[] | undefined;
 	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {})])];
@@ -57,8 +61,8 @@ function readSetup(context: IPollFunctions): PollSetup {
 		query,
 		lookbackMs: lookbackMinutes * 60_000,
 		simplify: read('simplify', false) === true,
-		asOfDate: options.asOfDate,
-		maxRequests: options.maxRequests,
+		asOfDate: asOfDay(options.asOfDate),
+		maxRequests: readMaxRequests(options.maxRequests),
 		configKey: JSON.stringify({ resource: resource.value, field, watched, lookbackMinutes }),
 	};
 }

@@ -6,6 +6,7 @@ import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
 import type { ApiContext, ApiRequest } from './transport';
 import { apiRequest } from './transport';
 import { redactShapes } from './transport/redact';
+import { checkWholeNumber } from './validation';
 
 interface CursorPage {
 	data: IDataObject[];
@@ -26,8 +27,8 @@ export const maxRequestsOption: INodeProperties = {
 export interface PageOptions {
 	/** Stop after this many records; undefined: every record. */
 	limit?: number;
-	/** Requests this walk may send (Options → Max Requests); the package's default when undefined. */
-	maxRequests?: unknown;
+	/** Requests this walk may send (Options → Max Requests, checked by readMaxRequests); the package's default when undefined. */
+	maxRequests?: number;
 	itemIndex?: number;
 }
 
@@ -44,9 +45,12 @@ function describe(value: unknown): string {
 	return Array.isArray(value) ? 'an array' : `${typeof value === 'object' ? 'an object' : `a ${typeof value}`}`;
 }
 
-function budgetOf(value: unknown): number {
-	const budget = Number(value ?? HTTP.walkMaxRequests);
-	return Number.isFinite(budget) && budget >= 1 ? Math.floor(budget) : HTTP.walkMaxRequests;
+/** The most a user may set: bounded, so a typo cannot turn a runaway walk into an endless one. */
+const MAX_REQUESTS_CEILING = 10_000_000;
+
+/** Options → Max Requests as given (an expression may give text): a whole number, or a named error. */
+export function readMaxRequests(value: unknown): number {
+	return value === undefined || value === '' ? HTTP.walkMaxRequests : checkWholeNumber(value, 'Options › Max Requests', 1, MAX_REQUESTS_CEILING);
 }
 
 /**
@@ -63,7 +67,7 @@ export async function* pagesOf(
 	options: PageOptions = {},
 ): AsyncGenerator<IDataObject[]> {
 	const { limit, itemIndex } = options;
-	const budget = budgetOf(options.maxRequests);
+	const budget = options.maxRequests ?? HTTP.walkMaxRequests;
 	const endpoint = `${request.method} ${request.path}`;
 	const stop = (why: string) => new NodeOperationError(this.getNode(), `${endpoint}: ${why}`, { itemIndex });
 	const followed = new Set<string>();

@@ -311,6 +311,17 @@ export class NodeRuntime {
 				throw new UnexpectedError('The node asked the engine to run sub-nodes; not supported here');
 			}
 			this.commitStaticData(workflow, mode);
+			// WorkflowExecute.processRunExecutionData: under "Continue (using error output)" the
+			// engine moves the items that carry an error to the extra error output. (With a
+			// source node it also merges the input item's json into them; here there is none.)
+			if (response.data && onError === 'continueErrorOutput') {
+				workflowExecute.handleNodeErrorOutput(workflow, executeData, response.data, 0);
+			}
+			// ... and stores an item that carries an error as `{ json: { error: message }, error }`,
+			// whatever else its json held.
+			for (const item of (response.data ?? []).flatMap((output) => output ?? [])) {
+				if (item.error !== undefined) item.json = { error: item.error.message };
+			}
 			return { items: response.data ?? [], hints: response.hints ?? [], logs: this.logsSince(logStart) };
 		} catch (caught) {
 			const error = toError(caught);

@@ -28,13 +28,15 @@ export interface QueuedFault {
 	/** Only requests whose raw query contains this text (e.g. `pagination%5Bafter%5D`: not the first page). */
 	queryIncludes?: string;
 	retryAfterSeconds?: number;
+	/** Replaces the configured latency for these replies (0: answer at once while others wait). */
+	latencyMs?: number;
 }
 
 export type FaultDecision =
 	| { kind: 'none' }
 	| { kind: 'drop' }
 	| { kind: 'html200' }
-	| { kind: 'status'; status: number; retryAfterSeconds?: number };
+	| { kind: 'status'; status: number; retryAfterSeconds?: number; latencyMs?: number };
 
 export const DEFAULT_FAULTS: FaultConfig = {
 	rate429: 0,
@@ -85,7 +87,12 @@ export class FaultInjector {
 			if (queued.count <= 0) this.queue = this.queue.filter((f) => f !== queued);
 			if (queued.status === 'drop') return { kind: 'drop' };
 			if (queued.status === 'html200') return { kind: 'html200' };
-			return { kind: 'status', status: queued.status, retryAfterSeconds: queued.retryAfterSeconds ?? this.config.retryAfterSeconds };
+			return {
+				kind: 'status',
+				status: queued.status,
+				retryAfterSeconds: queued.retryAfterSeconds ?? this.config.retryAfterSeconds,
+				latencyMs: queued.latencyMs,
+			};
 		}
 		return this.random();
 	}

@@ -90,7 +90,8 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 		return;
 	}
 	const fault = sim.faults.decide(ex.method, ex.path, ex.rawQuery);
-	if (sim.faults.appliesTo(ex.path) && sim.faults.config.latencyMs > 0) await sleep(sim.faults.config.latencyMs);
+	const latencyMs = fault.kind === 'status' && fault.latencyMs !== undefined ? fault.latencyMs : sim.faults.config.latencyMs;
+	if (sim.faults.appliesTo(ex.path) && latencyMs > 0) await sleep(latencyMs);
 	const reply = fault.kind === 'none' ? respond(sim, apiRouter, ex, bodyText, req) : faultReply(fault, ex);
 	const log = () =>
 		sim.log.record({

@@ -53,9 +53,9 @@ describe('retries and error mapping', () => {
 		bed.simulator.sim.clearRequests();
 		const continued = await run(getManyEmployees(), true);
 		expect(continued.error).toBeUndefined();
-		expect(jsonOf(continued.items)).toEqual([
-			{ error: error.message, description: error.description, httpCode: '503' },
-		]);
+		// An error item is { json: { error }, error } (as n8n stores it); the details are in its error.
+		expect(jsonOf(continued.items)).toEqual([{ error: error.message }]);
+		expect(continued.items?.[0]?.[0]?.error).toMatchObject({ description: error.description, httpCode: '503' });
 		expectNoSecrets([result.error, continued.items], secretsOf(bed));
 	});
 
@@ -111,7 +111,8 @@ describe('retries and error mapping', () => {
 		expect(statuses()).toEqual(['404']);
 
 		const continued = await run(getEmployee(missing), true);
-		expect(jsonOf(continued.items)).toEqual([{ error: error.message, description: error.description, httpCode: '404' }]);
+		expect(jsonOf(continued.items)).toEqual([{ error: error.message }]);
+		expect(continued.items?.[0]?.[0]?.error).toMatchObject({ description: error.description, httpCode: '404' });
 
 		const restricted = bed.simulator.sim.restrictedIds().employees[0];
 		const { limited } = bed.simulator.credentials;

@@ -10,6 +10,9 @@ export interface OperationRun {
 	read: <T>(name: string, fallback: T) => T;
 }
 
+/** The requests of one item, checked and ready: the records to output. */
+export type SendItem = () => Promise<IDataObject[]>;
+
 /** One operation of the node: its form, its request, and the resources it is offered for. */
 export interface Operation {
 	name: OperationName;
@@ -20,7 +23,12 @@ export interface Operation {
 	action: (resource: ResourceDefinition) => string;
 	description: (resource: ResourceDefinition) => string;
 	properties: (resource: ResourceDefinition, displayOptions: IDisplayOptions) => INodeProperties[];
-	execute: (this: IExecuteFunctions, run: OperationRun) => Promise<IDataObject[]>;
+	/**
+	 * Reads and checks the item's parameters, sending nothing (bad input throws InputError here),
+	 * and returns the item's requests, ready to send. The router prepares every item before it
+	 * sends the first, so a mistake in any item is found before anything is written.
+	 */
+	prepare: (this: IExecuteFunctions, run: OperationRun) => SendItem;
 	/** Items are independent requests that may run several at a time (the Concurrency option). */
 	concurrent?: boolean;
 }

@@ -43,15 +43,27 @@ function positiveSeconds(value: unknown, fallback: number, label: string): numbe
 	return seconds;
 }
 
+export interface WaitSettings {
+	timeoutMs: number;
+	firstIntervalMs: number;
+}
+
+/** The wait options, checked before the first request. */
+export function readWaitSettings(options: IDataObject): WaitSettings {
+	return {
+		timeoutMs: positiveSeconds(options.waitTimeout, 300, 'Wait Timeout (Seconds)') * 1000,
+		firstIntervalMs: positiveSeconds(options.waitInterval, 2, 'First Poll Interval (Seconds)') * 1000,
+	};
+}
+
 /** Polls until the record reaches its final status; fails (naming it) when the time is up. */
 export async function waitUntilDone(
 	fetchOnce: () => Promise<IDataObject>,
 	waitFor: WaitFor,
-	options: IDataObject,
+	{ timeoutMs, firstIntervalMs }: WaitSettings,
 	subject: string,
 ): Promise<IDataObject> {
-	const timeoutMs = positiveSeconds(options.waitTimeout, 300, 'Wait Timeout (Seconds)') * 1000;
-	let intervalMs = positiveSeconds(options.waitInterval, 2, 'First Poll Interval (Seconds)') * 1000;
+	let intervalMs = firstIntervalMs;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const record = await fetchOnce();

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { useTestBed } from '../setup';
+import { useCredential, useTestBed } from '../setup';
 import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
 
 /**
@@ -13,6 +13,8 @@ interface BadInput {
 	parameters: (ids: Ids) => INodeParameters;
 	/** Substrings of the error (message, plus description for API errors). */
 	expected: Array<string | RegExp>;
+	/** Substrings the error must not contain (e.g. an internal path instead of the form's label). */
+	notExpected?: string[];
 	sent: boolean;
 }
 
@@ -120,27 +122,39 @@ const TABLE: BadInput[] = [
 	{
 		name: 'Other Fields JSON: two null valid_from',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: null, value: 'A' }, { valid_from: null, value: 'B' }] } }) }),
-		expected: ['data.properties.title', 'empty valid_from', 'at most one'],
+		expected: ['title', 'empty valid_from', 'Other Fields (JSON) › properties.title[0]', 'properties.title[1]', 'at most one'],
 		sent: false,
 	},
-	{ name: 'dated rows: the same date twice', parameters: () => create(rows(['cost_center', '2026-01-01', 'A'], ['cost_center', '2026-01-01', 'B'])), expected: ['cost_center', '2026-01-01', 'each date once'], sent: false },
+	{
+		name: 'dated rows: the same date twice',
+		parameters: () => create(rows(['cost_center', '2026-01-01', 'A'], ['cost_center', '2026-01-01', 'B'])),
+		expected: ['Dated Values › Entry 2 › Valid From', 'cost_center', 'already valid from 2026-01-01 in Dated Values › Entry 1', 'each date once'],
+		sent: false,
+	},
+	{
+		name: 'dated row: valid_from "tomorrow" names the form row',
+		parameters: () => create(rows(['title', '', 'Trainee'], ['title', 'tomorrow', 'Lead'])),
+		expected: ['Dated Values › Entry 2 › Valid From', '"tomorrow"', 'title', 'YYYY-MM-DD'],
+		notExpected: ['data.properties', '[0]', '[1]'],
+		sent: false,
+	},
 	{
 		name: 'Other Fields JSON: the same date twice',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: '2025-01-01', value: 'A' }, { valid_from: '2025-01-01', value: 'B' }] } }) }),
-		expected: ['data.properties.title', '2025-01-01', 'each date once'],
+		expected: ['Other Fields (JSON) › properties.title[1].valid_from', 'already valid from 2025-01-01', 'properties.title[0]', 'each date once'],
 		sent: false,
 	},
-	{ name: 'dated row: impossible date', parameters: () => create(rows(['title', '2026-02-30', 'A'])), expected: ['title', 'valid_from', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'dated row: impossible date', parameters: () => create(rows(['title', '2026-02-30', 'A'])), expected: ['Dated Values › Entry 1 › Valid From', 'title', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
 	{
 		name: 'Other Fields JSON: valid_from in words',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: 'yesterday', value: 'A' }] } }) }),
-		expected: ['data.properties.title[0].valid_from', '"yesterday"', 'YYYY-MM-DD'],
+		expected: ['Other Fields (JSON) › properties.title[0].valid_from', '"yesterday"', 'YYYY-MM-DD'],
 		sent: false,
 	},
 	{
 		name: 'Other Fields JSON: a dated entry without value',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: '2025-01-01' }] } }) }),
-		expected: ['data.properties.title', 'valid_from', 'value'],
+		expected: ['Other Fields (JSON) › properties.title[0].value', 'missing', 'valid_from'],
 		sent: false,
 	},
 	{ name: 'dated row: work percentage not a number', parameters: () => create(rows(['work_percentage', '2026-01-01', 'eighty'])), expected: ['Entry 1 › Value', '"eighty"', 'a number'], sent: false },
@@ -166,7 +180,110 @@ const TABLE: BadInput[] = [
 		sent: true,
 	},
 
+	// ---- Other Fields (JSON) and Custom Properties (JSON): the checks the form fields get
+	{ name: 'Other Fields JSON: a __proto__ key', parameters: () => create({ otherFields: '{"__proto__": {"polluted": true}}' }), expected: ['Other Fields (JSON) › __proto__', 'not allowed'], sent: false },
+	{ name: 'Other Fields JSON: a constructor key', parameters: () => create({ otherFields: '{"constructor": {"prototype": {"polluted": true}}}' }), expected: ['Other Fields (JSON) › constructor', 'not allowed'], sent: false },
+	{ name: 'Custom Properties JSON: a nested prototype key', parameters: () => create({ customProperties: '{"shirt": {"prototype": "M"}}' }), expected: ['Custom Properties (JSON) › shirt.prototype', 'not allowed'], sent: false },
+	{ name: 'Custom Properties JSON: a __proto__ key', parameters: () => create({ customProperties: '{"__proto__": {"isAdmin": true}}' }), expected: ['Custom Properties (JSON) › __proto__', 'not allowed'], sent: false },
+	{
+		name: 'Other Fields JSON: __proto__ inside properties',
+		parameters: () => create({ otherFields: '{"properties": {"custom_properties": {"__proto__": {"x": 1}}}}' }),
+		expected: ['Other Fields (JSON) › properties.custom_properties.__proto__', 'not allowed'],
+		sent: false,
+	},
+	{ name: 'Other Fields JSON: properties a string', parameters: () => create({ otherFields: '{"properties": "abc"}' }), expected: ['Other Fields (JSON) › properties', 'expected an object', '"abc"'], sent: false },
+	{ name: 'Other Fields JSON: custom_properties a list', parameters: () => create({ otherFields: '{"properties": {"custom_properties": [1]}}' }), expected: ['Other Fields (JSON) › properties.custom_properties', 'expected an object'], sent: false },
+	{
+		name: 'Other Fields JSON: a dated entry without valid_from',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ value: 'Lead' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.title[0].valid_from', 'missing', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: valid_from a number',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: 20260101, value: 'Lead' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.title[0].valid_from', '20260101', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: valid_from 2026-02-30',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { cost_center: [{ valid_from: '2026-02-30', value: 'CC' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.cost_center[0].valid_from', '"2026-02-30"', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: a dated property that is not a list',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: 'Lead' } }) }),
+		expected: ['Other Fields (JSON) › properties.title', 'expected a list'],
+		sent: false,
+	},
+	{
+		// A customer may have its own dated properties (see "Your own fields"): the server decides.
+		name: 'Other Fields JSON: a property this server does not have (the server says)',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { salary: [{ valid_from: null, value: 1 }] } }) }),
+		expected: ['400', 'unknown_field', 'data.properties.salary', 'custom_properties', 'title'],
+		sent: true,
+	},
+	{
+		name: 'Other Fields JSON: work_percentage value not a number',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { work_percentage: [{ valid_from: '2026-01-01', value: 'eighty' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.work_percentage[0].value', '"eighty"', 'a number'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: manager_id value not a uuid',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { manager_id: [{ valid_from: null, value: 'boss' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.manager_id[0].value', '"boss"', EXPECT_UUID],
+		sent: false,
+	},
+	...['id', 'org_id', 'inserted_at', 'updated_at'].map(
+		(field): BadInput => ({
+			name: `Other Fields JSON: read-only ${field}`,
+			parameters: () => create({ otherFields: JSON.stringify({ [field]: field.endsWith('_at') ? '2026-01-01T00:00:00Z' : UNKNOWN_UUID }) }),
+			expected: [`Other Fields (JSON) › ${field}`, 'cannot be supplied', 'the API sets it'],
+			sent: false,
+		}),
+	),
+	{
+		name: 'Other Fields JSON: update emptying first_name',
+		parameters: ({ employee }) => ({ resource: 'employee', operation: 'update', id: byId(employee), otherFields: '{"first_name": ""}' }),
+		expected: ['Other Fields (JSON) › first_name', 'cannot be emptied', 'non-empty text'],
+		sent: false,
+	},
+	{ name: 'Other Fields JSON: replace with last_name null', parameters: ({ employee }) => ({ resource: 'employee', operation: 'replace', id: byId(employee), first_name: 'A', last_name: 'B', otherFields: '{"last_name": null}' }), expected: ['Other Fields (JSON) › last_name', 'expected text', 'null'], sent: false },
+	{ name: 'Other Fields JSON: malformed email', parameters: () => create({ otherFields: '{"email": "ada-at-example"}' }), expected: ['Other Fields (JSON) › email', '"ada-at-example"', 'name@domain'], sent: false },
+	{ name: 'Other Fields JSON: phone1 a number', parameters: () => create({ otherFields: '{"phone1": 46701234567}' }), expected: ['Other Fields (JSON) › phone1', 'expected text', '46701234567'], sent: false },
+	{ name: 'Other Fields JSON: a field this server does not have (the server says)', parameters: () => create({ otherFields: '{"salary": 1}' }), expected: ['400', 'unknown_field', 'data.salary'], sent: true },
+	{ name: 'Other Fields JSON: a malformed field name', parameters: () => create({ otherFields: '{"sal ary": 1}' }), expected: ['Other Fields (JSON) › sal ary', 'not a field name'], sent: false },
+	{
+		name: 'Other Fields JSON: a customer property history with a bad date',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { weekly_hours: [{ valid_from: '2026-13-01', value: 1 }] } }) }),
+		expected: ['Other Fields (JSON) › properties.weekly_hours[0].valid_from', '"2026-13-01" is not a date'],
+		sent: false,
+	},
+	{ name: 'Shape JSON: a constructor key', parameters: () => listEmployees({ options: { shape: '{"constructor": "first_name"}' } }), expected: ['Options › Shape (JSON) › constructor', 'not allowed'], sent: false },
+
+	// ---- node-wide options
+	...[
+		['0', '={{ 0 }}'],
+		['1000', '={{ 1000 }}'],
+		['-5', '={{ -5 }}'],
+		['"abc"', '={{ "abc" }}'],
+		['2.5', '={{ 2.5 }}'],
+	].map(
+		([shown, expression]): BadInput => ({
+			name: `Concurrency ${shown} from an expression`,
+			parameters: ({ employee }) => ({ ...getEmployee(employee), options: { concurrency: expression } }),
+			expected: ['Options › Concurrency', 'whole number from 1 to 10', shown],
+			sent: false,
+		}),
+	),
+	{ name: 'Dated Values As Of 2026-02-30 (Get)', parameters: ({ employee }) => ({ ...getEmployee(employee), simplify: true, options: { asOfDate: '2026-02-30' } }), expected: ['Options › Dated Values As Of', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'Dated Values As Of garbage (Get Many)', parameters: () => listEmployees({ simplify: true, options: { asOfDate: 'garbage' } }), expected: ['Options › Dated Values As Of', '"garbage"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'Dated Values As Of with an impossible time', parameters: () => listEmployees({ simplify: true, options: { asOfDate: '2026-02-01T25:00:00' } }), expected: ['Options › Dated Values As Of', '"2026-02-01T25:00:00"'], sent: false },
+
 	// ---- system time types
+	{ name: 'time type: __proto__ in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: '{"__proto__": {"x": 1}}' }), expected: ['Other Fields (JSON) › __proto__', 'not allowed'], sent: false },
 	{ name: 'time type: source_system in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: '{"source_system": "x"}' }), expected: ['source_system', 'cannot be supplied'], sent: false },
 	{ name: 'time type: empty Type Name', parameters: ({ integration }) => timeType(integration, { typeName: ' ' }), expected: ['Type Name', 'required'], sent: false },
 	{ name: 'time type: wider unit type not a uuid', parameters: ({ integration }) => timeType(integration, { fields: { wider_unit_type_id: 'days' } }), expected: ['Wider Unit Type ID', '"days"', EXPECT_UUID], sent: false },
@@ -200,6 +317,12 @@ const TABLE: BadInput[] = [
 		name: 'select a field the server does not have',
 		parameters: () => listEmployees({ options: { select: ['salary'] } }),
 		expected: ['400', 'select/unknown_field', 'select[]: field "salary"'],
+		sent: true,
+	},
+	{
+		name: 'a UUID with version digit 0 is a UUID (zod 4 would refuse it); the server says 404',
+		parameters: () => getEmployee('00000000-0000-0000-0000-000000000001'),
+		expected: ['Employee 00000000-0000-0000-0000-000000000001 was not found'],
 		sent: true,
 	},
 	{
@@ -244,6 +367,7 @@ describe('Personnel Data: bad input', () => {
 			if (typeof part === 'string') expect(text).toContain(part);
 			else expect(text).toMatch(part);
 		}
+		for (const part of row.notExpected ?? []) expect(text).not.toContain(part);
 		const requests = apiRequests(bed);
 		if (row.sent) expect(requests.length).toBeGreaterThan(0);
 		else expect(requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual([]);
@@ -260,6 +384,68 @@ describe('Personnel Data: bad input', () => {
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([good, expect.stringContaining('"bad"'), good]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(apiRequests(bed)).toHaveLength(2);
+	});
+
+	describe('credential Base URL (Custom Base URL)', () => {
+		afterEach(() => useCredential(bed));
+
+		const BAD_BASE_URLS: Array<[string, (base: string) => string, string]> = [
+			['not a URL', () => 'not a url', 'is not a URL'],
+			['a file: URL', () => 'file:///etc/passwd', 'uses file:'],
+			['a javascript: URL', () => 'javascript:alert(1)', 'uses javascript:'],
+			['empty', () => '', 'is empty'],
+			['a leading space', (base) => ` ${base}`, 'spaces around it'],
+			['a fragment', (base) => `${base}#section`, 'fragment'],
+			['a query', (base) => `${base}?x=`, 'query'],
+		];
+
+		it.each(BAD_BASE_URLS)('%s: an error naming Base URL, nothing sent, not retried', async (_name, baseUrlOf, why) => {
+			for (const authMode of ['refreshToken', 'legacyToken'] as const) {
+				useCredential(bed, 'admin', authMode);
+				bed.runtime.setCredentials('personnelDataApi', {
+					...bed.runtime.storedCredentials('personnelDataApi'),
+					baseUrl: baseUrlOf(bed.simulator.baseUrl),
+				});
+				const result = await run(bed, getEmployee(ids.employee));
+				expect(result.error?.message).toContain('Base URL');
+				expect(result.error?.message).toContain(why);
+				expect(result.error?.message).toContain('expected an absolute http(s) address');
+				// Nothing reached the simulator: neither the request nor a token request.
+				expect(bed.simulator.sim.requests()).toEqual([]);
+			}
+		});
+
+		it('the credential test names Base URL too', async () => {
+			bed.runtime.setCredentials('personnelDataApi', { ...bed.runtime.storedCredentials('personnelDataApi'), baseUrl: 'file:///etc/passwd' });
+			bed.simulator.sim.clearRequests();
+			const tested = await bed.runtime.testCredential('personnelDataApi');
+			expect(tested.status).toBe('Error');
+			expect(tested.message).toContain('Base URL');
+			expect(bed.simulator.sim.requests()).toEqual([]);
+		});
+
+		it('a Base URL with a trailing slash still works', async () => {
+			bed.runtime.setCredentials('personnelDataApi', { ...bed.runtime.storedCredentials('personnelDataApi'), baseUrl: `${bed.simulator.baseUrl}/` });
+			const result = await run(bed, getEmployee(ids.employee));
+			expect(result.error).toBeUndefined();
+			expect(apiRequests(bed).map((entry) => entry.path)).toEqual([`/v1/org/employees/${ids.employee}`]);
+		});
+	});
+
+	it.each([
+		['1e12', 1e12],
+		['-1', -1],
+		['10081 (a minute over 7 days)', 10_081],
+	])('trigger Look-Back Window %s: an error naming it with its maximum, nothing sent', async (_name, lookbackMinutes) => {
+		bed.simulator.sim.clearRequests();
+		const result = await bed.runtime.poll({
+			nodeType: 'personnelDataTrigger',
+			nodeName: `Look-back ${lookbackMinutes}`,
+			parameters: { resource: 'employee', event: 'createdOrUpdated', options: { lookbackMinutes } },
+		});
+		expect(result.error?.message).toContain('Options › Look-Back Window (Minutes)');
+		expect(result.error?.message).toContain('from 0 to 10080 (7 days)');
+		expect(apiRequests(bed)).toEqual([]);
 	});
 
 	it('a tampered cursor (list search pagination token) is refused by the server with its reason', async () => {

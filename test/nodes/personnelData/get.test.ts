@@ -156,10 +156,10 @@ describe('Personnel Data: Get and single records', () => {
 			expect(await asOf('2024-03-01')).toEqual({
 				custom_properties: { shirt_size: 'M' },
 				title: 'Engineer',
-				org_unit_id: [],
+				org_unit_id: null, // an empty history: nothing in force
 				manager_id: null,
 				employment_type: 'permanent',
-				cost_center: [],
+				cost_center: null,
 				work_percentage: null,
 			});
 			expect(await asOf('2026-11-22')).toMatchObject({ title: 'Lead', work_percentage: 100 });
@@ -268,7 +268,7 @@ describe('Personnel Data: Get and single records', () => {
 			expect(items[1].pairedItem).toEqual({ item: 1 });
 			expect(String(items[1].json.error)).toContain(restrictedId);
 			expect(String(items[1].json.error)).toMatch(/forbidden/i);
-			expect(items[1].json.httpCode).toBe('403');
+			expect((items[1].error as { httpCode?: string } | undefined)?.httpCode).toBe('403');
 		});
 
 		it('403 without Continue On Fail fails naming the record', async () => {

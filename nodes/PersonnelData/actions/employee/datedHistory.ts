@@ -4,7 +4,7 @@ import type { DatedEntry } from '../../../shared/datedValues';
 import { isDatedArray } from '../../../shared/datedValues';
 import { InputError } from '../../../shared/errors';
 import type { HistoryEdit } from './datedRows';
-import { checkDatedEntries } from './datedRows';
+import { checkDatedHistory } from './datedRows';
 
 const sameDate = (a: string | null, b: string | null): boolean => a === b;
 const describeDate = (validFrom: string | null): string => (validFrom === null ? 'the beginning (empty Valid From)' : validFrom);
@@ -32,7 +32,11 @@ export function mergeHistory(property: string, current: unknown, edits: readonly
 		entries = entries.filter((entry) => !sameDate(entry.valid_from, at));
 		if (edit.mode === 'keep') entries.push(edit.entry);
 	}
-	return checkDatedEntries(entries, `Dated Values › ${property} after the change`);
+	const where = `Dated Values › ${property} after the change`;
+	return checkDatedHistory(
+		property,
+		entries.map((entry) => ({ entry, where, validFromLabel: `${where} › Valid From` })),
+	);
 }
 
 /** The merged histories of every edited property, from the employee as the API returned it. */

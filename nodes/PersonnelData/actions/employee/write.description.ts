@@ -134,7 +134,8 @@ export function employeeWriteProperties(
 		name: 'otherFields',
 		type: 'json',
 		default: '',
-		description: 'Any further fields of the employee as a JSON object; the fields above take precedence',
+		description:
+			'Fields of the employee as a JSON object, e.g. {"phone2": "…", "properties": {"title": [{"valid_from": "2026-01-01", "value": "Lead"}]}}; checked like the fields above, which take precedence',
 	});
 	return properties.map((property) => ({ displayOptions, ...property }));
 }

@@ -74,29 +74,34 @@ export function employeeWriteOperation(name: WriteName): Operation {
 		properties: (resource, displayOptions) =>
 			resource.writable ? employeeWriteProperties(resource, resource.writable, name, displayOptions) : [],
 
-		async execute(this: IExecuteFunctions, { resource, itemIndex, read }) {
+		prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
 			const { body, historyEdits } = employeeWrite(resource, name, read);
 			const template = resource.paths[name] as string;
 			let path = template;
 			let subject: string | undefined;
+			let id: string | undefined;
 			if (template.includes('{id}')) {
-				const id = requireUuid(locatorValue(read('id', '')), resource.displayName);
+				id = requireUuid(locatorValue(read('id', '')), resource.displayName);
 				path = recordPath(template, id);
 				subject = `${resource.displayName} ${id}`;
-				if (historyEdits.size > 0) {
+			}
+			return async () => {
+				// The history edits' read comes right before the PATCH: the window another client's
+				// change could be overwritten in is one request long.
+				if (historyEdits.size > 0 && id !== undefined) {
 					const current = await readHistories.call(this, resource, id, [...historyEdits.keys()], itemIndex);
 					const data = body[WRITE_ENVELOPE] as IDataObject;
 					data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(current, historyEdits) };
 				}
-			}
-			const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
-				method: METHODS[name],
-				path,
-				body,
-				subject,
-				itemIndex,
-			});
-			return [(response.data as IDataObject | undefined) ?? response];
+				const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+					method: METHODS[name],
+					path,
+					body,
+					subject,
+					itemIndex,
+				});
+				return [(response.data as IDataObject | undefined) ?? response];
+			};
 		},
 	};
 }

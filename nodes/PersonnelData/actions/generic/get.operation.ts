@@ -3,14 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { labelOf, optionsCollection } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import { locatorValue } from '../../../shared/listQuery/parse';
-import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
+import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import { concurrencyOption } from '../concurrency';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
-import { waitForOptions, waitUntilDone } from '../waitFor';
+import { readWaitSettings, waitForOptions, waitUntilDone } from '../waitFor';
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [concurrencyOption];
@@ -39,9 +39,13 @@ export const get: Operation = {
 			optionsProperty(resource),
 		].map((property) => ({ displayOptions, ...property })),
 
-	async execute({ resource, itemIndex, read }) {
+	prepare({ resource, itemIndex, read }) {
 		const id = requireUuid(locatorValue(read('id', '')), resource.displayName);
 		const subject = `${resource.displayName} ${id}`;
+		const options = read<IDataObject>('options', {});
+		const simplify = read('simplify', false);
+		const day = asOfDay(options.asOfDate);
+		const wait = resource.waitFor && options.waitUntilDone ? { waitFor: resource.waitFor, settings: readWaitSettings(options) } : undefined;
 		const fetchOnce = async () =>
 			(
 				await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
@@ -51,11 +55,11 @@ export const get: Operation = {
 					itemIndex,
 				})
 			).data as IDataObject;
-		const options = read<IDataObject>('options', {});
-		const record =
-			resource.waitFor && options.waitUntilDone
-				? await waitUntilDone(fetchOnce, resource.waitFor, options, `${subject} (${labelOf(resource.waitFor.field)})`)
+		return async () => {
+			const record = wait
+				? await waitUntilDone(fetchOnce, wait.waitFor, wait.settings, `${subject} (${labelOf(wait.waitFor.field)})`)
 				: await fetchOnce();
-		return simplifyRecords([record], read('simplify', false), options.asOfDate);
+			return simplifyRecords([record], simplify, day);
+		};
 	},
 };

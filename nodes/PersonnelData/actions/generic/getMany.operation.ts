@@ -3,12 +3,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { SHAPE_BODY_FIELD } from '../../../shared/apiChoices';
 import { conditionProperty, filtersProperty, orderOptions, selectOption } from '../../../shared/listQuery/description';
 import { readListQuery } from '../../../shared/listQuery/parse';
-import { InputError } from '../../../shared/errors';
-import { datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
-import { collectRecords, maxRequestsOption } from '../../../shared/pagination';
+import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
+import { collectRecords, maxRequestsOption, readMaxRequests } from '../../../shared/pagination';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
+import { checkWholeNumber } from '../../../shared/validation';
 import { parseJsonObject } from '../json';
 import type { Operation } from '../types';
 
@@ -51,15 +51,6 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 
 const LIMIT_MAX = 10_000_000;
 
-function checkLimit(raw: unknown): number {
-	// An expression such as {{ $json.count }} may hand over "10" as text: take it as the number.
-	const limit = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
-	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) {
-		throw new InputError(`Limit: expected a whole number from 1 to ${LIMIT_MAX}, got ${JSON.stringify(raw)}`);
-	}
-	return limit;
-}
-
 export const getMany: Operation = {
 	name: 'getMany',
 	offeredFor: (resource) => resource.paths.list !== undefined,
@@ -75,7 +66,7 @@ export const getMany: Operation = {
 			optionsProperty(resource),
 		].map((property) => ({ displayOptions, ...property })),
 
-	async execute({ resource, itemIndex, read }) {
+	prepare({ resource, itemIndex, read }) {
 		const query = readListQuery(resource, read);
 		const options = read<IDataObject>('options', {});
 		const shape = parseJsonObject(options.shape, 'Options › Shape (JSON)');
@@ -83,8 +74,10 @@ export const getMany: Operation = {
 			? { method: 'POST', path: resource.paths.shape as string, query, body: { [SHAPE_BODY_FIELD]: shape }, idempotent: true, itemIndex }
 			: { method: 'GET', path: resource.paths.list as string, query, itemIndex };
 		const returnAll = read('returnAll', false);
-		const limit = returnAll ? undefined : checkLimit(read<unknown>('limit', 50));
-		const records = await collectRecords.call(this, request, { limit, itemIndex, maxRequests: options.maxRequests });
-		return simplifyRecords(records, read('simplify', false), options.asOfDate);
+		const limit = returnAll ? undefined : checkWholeNumber(read<unknown>('limit', 50), 'Limit', 1, LIMIT_MAX);
+		const maxRequests = readMaxRequests(options.maxRequests);
+		const simplify = read('simplify', false);
+		const day = asOfDay(options.asOfDate);
+		return async () => simplifyRecords(await collectRecords.call(this, request, { limit, itemIndex, maxRequests }), simplify, day);
 	},
 };

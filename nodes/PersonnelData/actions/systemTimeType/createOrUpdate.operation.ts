@@ -86,16 +86,18 @@ export const createOrUpdate: Operation = {
 	description: () => 'Create a time type, or update the one with the same code in that integration',
 	properties: (_resource, displayOptions) => properties.map((property) => ({ displayOptions, ...property })),
 
-	async execute(this: IExecuteFunctions, { resource, itemIndex, read }) {
+	prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
 		const integrationId = requireUuid(read<string>('systemIntegrationId', '').trim(), 'system integration', 'System Integration ID');
 		const body = timeTypeBody(read);
-		const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
-			method: 'POST',
-			path: recordPath(resource.paths.createOrUpdate as string, integrationId),
-			body,
-			subject: `System integration ${integrationId}`,
-			itemIndex,
-		});
-		return [(response.data as IDataObject | undefined) ?? response];
+		return async () => {
+			const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+				method: 'POST',
+				path: recordPath(resource.paths.createOrUpdate as string, integrationId),
+				body,
+				subject: `System integration ${integrationId}`,
+				itemIndex,
+			});
+			return [(response.data as IDataObject | undefined) ?? response];
+		};
 	},
 };

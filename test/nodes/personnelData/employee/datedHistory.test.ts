@@ -162,7 +162,7 @@ describe('Personnel Data: Employee Update keeps dated histories', () => {
 
 	describe('bad rows are refused before any request', () => {
 		const cases: Array<[string, Row[], string]> = [
-			['a date that is not a date', [{ property: 'title', validFrom: 'tomorrow', value: 'X' }], 'Dated Values › Entry 1 › Valid From: "tomorrow" is not a date for title\'s valid_from'],
+			['a date that is not a date', [{ property: 'title', validFrom: 'tomorrow', value: 'X' }], 'Dated Values › Entry 1 › Valid From: "tomorrow" is not a date (title)'],
 			[
 				'the same date twice for one property',
 				[
