@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/description';
 import { route } from './actions/router';
+import { answerAsTool, isToolCall } from './actions/toolMode';
 import { searchConditions, searchRecords } from '../shared/methods/listSearch';
 import { fieldPickers } from '../shared/methods/loadOptions';
 
@@ -26,6 +27,6 @@ export class PersonnelData implements INodeType {
 	methods = { listSearch: { searchConditions, searchRecords }, loadOptions: fieldPickers };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this);
+		return isToolCall(this) ? await answerAsTool(this, route) : await route.call(this);
 	}
 }

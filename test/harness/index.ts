@@ -8,6 +8,8 @@ export {
 	type NodeRuntimeOptions,
 	type PollOptions,
 	type PollResult,
+	type ToolCallOptions,
+	type ToolCallResult,
 } from './node-runtime';
 export {
 	CredentialStore,

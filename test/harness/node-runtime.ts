@@ -15,8 +15,10 @@ import {
 	LoadOptionsContext,
 	PollContext,
 	RoutingNode,
+	SupplyDataContext,
 	WorkflowExecute,
 } from 'n8n-core';
+import { makeHandleToolInvocation } from 'n8n-core/dist/execution-engine/node-execution-context/utils/get-input-connection-data';
 import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import type {
 	ICredentialDataDecryptedObject,
@@ -43,6 +45,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
+	NodeConnectionTypes,
 	NodeHelpers,
 	UnexpectedError,
 	Workflow,
@@ -114,6 +117,23 @@ export interface ExecuteResult {
 	error?: Error;
 	hints: NodeExecutionHint[];
 	/** Lines logged during this call. */
+	logs: string[];
+}
+
+export interface ToolCallOptions extends Omit<NodeSelection, 'nodeType'> {
+	/** The node that is used as a tool, e.g. `personnelData`: the call runs `<nodeType>Tool`. */
+	nodeType: string;
+	/** The arguments the model passed (what `$fromAI(...)` reads). */
+	args: IDataObject;
+}
+
+export interface ToolCallResult {
+	/** The tool message the model gets (n8n's JSON of the output items), when the call did not throw. */
+	response?: string;
+	/** What the call threw: n8n 2.8 then ends the agent's run. */
+	error?: Error;
+	/** The tool description n8n gives the model (`getToolDescriptionForNode`). */
+	description: string;
 	logs: string[];
 }
 
@@ -193,9 +213,30 @@ class NodeTypeRegistry implements INodeTypes {
 	}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(this.shortName(nodeType));
+		const name = this.shortName(nodeType);
+		const type = this.types.get(name) ?? this.toolVariant(name);
 		if (!type) throw new UnexpectedError(`Unrecognized node type: ${nodeType}`);
 		return type;
+	}
+
+	/**
+	 * `<name>Tool` of a `usableAsTool` node, as n8n's NodeTypes builds it at run time
+	 * (`convertNodeToAiTool`): the same node and properties, no main input, one ai_tool output.
+	 */
+	private toolVariant(name: string): INodeType | undefined {
+		const base = name.endsWith('Tool') ? this.types.get(name.slice(0, -'Tool'.length)) : undefined;
+		if (!base || 'nodeVersions' in base || !base.description.usableAsTool) return undefined;
+		const description: INodeTypeDescription = {
+			...base.description,
+			name,
+			displayName: `${base.description.displayName} Tool`,
+			inputs: [],
+			outputs: [NodeConnectionTypes.AiTool],
+		};
+		delete description.usableAsTool;
+		const tool = Object.create(base, { description: { value: description } }) as INodeType;
+		this.types.set(name, tool);
+		return tool;
 	}
 
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
@@ -336,6 +377,33 @@ export class NodeRuntime {
 				hints: [],
 				logs: this.logsSince(logStart),
 			};
+		}
+	}
+
+	// ---------------------------------------------------------------- tool call
+
+	/**
+	 * One call of an AI Agent's tool: n8n-core's own `makeHandleToolInvocation` runs the node's
+	 * `<nodeType>Tool` variant in a `SupplyDataContext` with `args` as its input item, as the
+	 * Tools Agent does on n8n 2.8; the result is the text the model gets, or what was thrown.
+	 */
+	async invokeTool(options: ToolCallOptions): Promise<ToolCallResult> {
+		const logStart = this.begin();
+		const node = this.buildNode({ ...options, nodeType: `${options.nodeType}Tool` }, {});
+		const workflow = this.buildWorkflow(node, true);
+		const additionalData = this.additionalData();
+		const runExecutionData = createRunExecutionData();
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const executeData: IExecuteData = { node, data: { main: [[{ json: {} }]] }, source: null };
+		const contextFactory = (runIndex: number) =>
+			new SupplyDataContext(workflow, node, additionalData, 'manual', runExecutionData, runIndex, [], {}, NodeConnectionTypes.AiTool, executeData, []);
+		const invoke = makeHandleToolInvocation(contextFactory, node, nodeType, runExecutionData);
+		const description = NodeHelpers.getToolDescriptionForNode(node, nodeType);
+		try {
+			const response = await invoke(options.args);
+			return { response, description, logs: this.logsSince(logStart) };
+		} catch (caught) {
+			return { error: toError(caught), description, logs: this.logsSince(logStart) };
 		}
 	}
 

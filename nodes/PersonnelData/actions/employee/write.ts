@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY, WRITE_ENVELOPE } from '../../../shared/apiChoices';
+import { withArticle } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 
 import { locatorValue } from '../../../shared/listQuery/parse';
@@ -18,10 +19,23 @@ export type WriteName = 'create' | 'update' | 'replace';
 
 const METHODS = { create: 'POST', update: 'PATCH', replace: 'PUT' } as const;
 
-const WORDING: Record<WriteName, { displayName: string; verb: string; description: string }> = {
-	create: { displayName: 'Create', verb: 'Create', description: 'Create a new record' },
-	update: { displayName: 'Update', verb: 'Update', description: 'Change the fields given and leave the others (PATCH)' },
-	replace: { displayName: 'Replace', verb: 'Replace', description: 'Replace the whole record (PUT)' },
+/** `action` is also what n8n tells a model the tool does ("<action> in Personnel Data"). */
+const WORDING: Record<WriteName, { displayName: string; action: (record: string) => string; description: string }> = {
+	create: {
+		displayName: 'Create',
+		action: (record) => `Create ${record}`,
+		description: 'Create a new record; returns it as the API stored it, with its new ID',
+	},
+	update: {
+		displayName: 'Update',
+		action: (record) => `Update ${record} by ID`,
+		description: 'Change the fields given and leave the others (PATCH); returns the updated record',
+	},
+	replace: {
+		displayName: 'Replace',
+		action: (record) => `Replace ${record} by ID`,
+		description: 'Replace the whole record (PUT); returns the stored record',
+	},
 };
 
 /**
@@ -69,7 +83,7 @@ export function employeeWriteOperation(name: WriteName): Operation {
 		name,
 		offeredFor: (resource) => resource === employee,
 		displayName: WORDING[name].displayName,
-		action: (resource) => `${WORDING[name].verb} ${resource.displayName.toLowerCase()}`,
+		action: (resource) => WORDING[name].action(withArticle(resource.displayName.toLowerCase())),
 		description: () => WORDING[name].description,
 		properties: (resource, displayOptions) =>
 			resource.writable ? employeeWriteProperties(resource, resource.writable, name, displayOptions) : [],

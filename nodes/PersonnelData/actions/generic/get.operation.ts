@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { labelOf, optionsCollection } from '../../../shared/descriptions/labels';
+import { labelOf, optionsCollection, withArticle } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import { locatorValue } from '../../../shared/listQuery/parse';
 import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
@@ -23,8 +23,8 @@ export const get: Operation = {
 	name: 'get',
 	offeredFor: (resource) => resource.paths.get !== undefined,
 	displayName: 'Get',
-	action: (resource) => `Get ${resource.displayName.toLowerCase()}`,
-	description: (resource) => `Get one ${resource.displayName.toLowerCase()} by its ID`,
+	action: (resource) => `Get ${withArticle(resource.displayName.toLowerCase())} by ID`,
+	description: (resource) => `Get one ${resource.displayName.toLowerCase()} by its ID (a UUID): one item, the API's JSON fields`,
 	concurrent: true,
 	properties: (resource, displayOptions) =>
 		[

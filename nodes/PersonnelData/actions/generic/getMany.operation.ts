@@ -55,8 +55,9 @@ export const getMany: Operation = {
 	name: 'getMany',
 	offeredFor: (resource) => resource.paths.list !== undefined,
 	displayName: 'Get Many',
-	action: (resource) => `Get many ${resource.pluralName.toLowerCase()}`,
-	description: (resource) => `List ${resource.pluralName.toLowerCase()}, page after page`,
+	action: (resource) => `Get many ${resource.pluralName.toLowerCase()} matching filters`,
+	description: (resource) =>
+		`List ${resource.pluralName.toLowerCase()} (filters, order, Limit or Return All): one item per record, the API's JSON fields`,
 	properties: (resource, displayOptions) =>
 		[
 			...paginationProperties(resource),

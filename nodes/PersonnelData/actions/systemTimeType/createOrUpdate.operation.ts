@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
+import { withArticle } from '../../../shared/descriptions/labels';
 import { InputError } from '../../../shared/errors';
 import { systemTimeType } from '../../../shared/registry/resources/systemTimeType';
 import type { ApiRequest } from '../../../shared/transport';
@@ -82,8 +83,8 @@ export const createOrUpdate: Operation = {
 	name: 'createOrUpdate',
 	offeredFor: (resource) => resource === systemTimeType,
 	displayName: 'Create or Update',
-	action: (resource) => `Create or update ${resource.displayName.toLowerCase()}`,
-	description: () => 'Create a time type, or update the one with the same code in that integration',
+	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
+	description: () => 'Create a time type, or update the one with the same code in that integration; returns the stored time type',
 	properties: (_resource, displayOptions) => properties.map((property) => ({ displayOptions, ...property })),
 
 	prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
