@@ -8,6 +8,7 @@ export {
 	type NodeRuntimeOptions,
 	type PollOptions,
 	type PollResult,
+	type PollSession,
 } from './node-runtime';
 export {
 	CredentialStore,
