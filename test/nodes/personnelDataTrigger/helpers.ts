@@ -158,3 +158,29 @@ export async function withoutTotalCount(target: string): Promise<{ baseUrl: stri
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
+
+export interface TriggerSession {
+	poll(): Promise<TriggerPoll>;
+}
+
+/**
+ * Activates the trigger as n8n does (one context for the activation and its scheduled polls,
+ * static data saved after the activation poll and when a poll emits) and runs the activation
+ * poll. `activation`: `activate` (turned on), `update` (republished), `init` (n8n started).
+ */
+export async function activateTrigger(
+	bed: TestBed,
+	parameters: INodeParameters,
+	options: { activation?: 'activate' | 'update' | 'init'; nodeName?: string } = {},
+): Promise<{ session: TriggerSession; first: TriggerPoll }> {
+	const running = bed.runtime.activatePolling({ nodeType: NODE_TYPE, parameters, activation: options.activation, nodeName: options.nodeName });
+	const session: TriggerSession = {
+		poll: async () => {
+			const result = await running.poll();
+			const items: INodeExecutionData[] = result.items?.[0] ?? [];
+			if (result.items !== undefined && result.items !== null) expect(items.length).toBeGreaterThan(0);
+			return { ...result, records: items.map((item) => item.json as EmittedRecord) };
+		},
+	};
+	return { session, first: await session.poll() };
+}
