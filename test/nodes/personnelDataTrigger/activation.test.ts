@@ -63,6 +63,15 @@ describe('Personnel Data Trigger: activation, deactivation, republishing, restar
 		const republished = await activateTrigger(bed, EMPLOYEES, { activation: 'update' });
 		expect(emittedPairs(republished.first.records).sort()).toEqual(changePairs(duringEdit).sort());
 
+		// Fields to Return, Simplify and Poll Times changed: still the same watermark.
+		const state = stateOf(bed).changes as { watermark: string };
+		const edited = { ...EMPLOYEES, simplify: true, options: { select: ['first_name'] }, pollTimes: { item: [{ mode: 'everyHour', minute: 5 }] } };
+		const quiet = await activateTrigger(bed, edited, { activation: 'update' });
+		expect(quiet.first.items).toBeNull();
+		expect(stateOf(bed).changes).toMatchObject({ watermark: state.watermark });
+		const next = sim.createRecords('employees', 1);
+		expect((await quiet.session.poll()).records.map((r) => r.id)).toEqual(next.map((r) => r.id));
+
 		sim.createRecords('employees', 3);
 		const skipping = await activateTrigger(bed, START_FROM_NOW, { activation: 'update' });
 		expect(skipping.first.items).toBeNull();
