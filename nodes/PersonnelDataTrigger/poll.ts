@@ -373,13 +373,14 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 
 	if (this.getMode() === 'manual') return emit(await sample.call(this, setup));
 
-	const activationPoll = isActivationPoll(this);
 	const lease = PollLease.acquire(leaseKey(this.getWorkflow().id, this.getNode().name));
 	if (!lease) {
 		// The running poll will emit what there is; emitting it here too would send it twice.
 		this.logger.debug('Personnel Data Trigger: the previous poll of this trigger is still running; this one is skipped');
 		return null;
 	}
+	// After the lease: an activation whose first poll was skipped counts its next one as the first.
+	const activationPoll = isActivationPoll(this);
 	const intervalMs = pollIntervalMs(this.getNodeParameter('pollTimes', {}));
 	try {
 		return emit(await pollWithLease.call(this, setup, { lease, waitUntil: Date.now() + intervalMs }, activationPoll));

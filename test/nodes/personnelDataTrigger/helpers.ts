@@ -155,7 +155,11 @@ export async function withoutTotalCount(target: string): Promise<{ baseUrl: stri
 	const { port } = server.address() as AddressInfo;
 	return {
 		baseUrl: `http://127.0.0.1:${port}`,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
 	};
 }
 
