@@ -47,6 +47,26 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 	};
 }
 
+/** What the first poll after the user activates or republishes the workflow does (README: How the trigger works). */
+const onActivationOption: INodeProperties = {
+	displayName: 'On Activation',
+	name: 'onActivation',
+	type: 'options',
+	options: [
+		{
+			name: 'Resume',
+			value: 'resume',
+			description: 'Send the changes made since the last poll, also those made while the workflow was off',
+		},
+		{
+			name: 'Start From Now',
+			value: 'startFromNow',
+			description: 'Each time you activate or publish the workflow, skip what changed while it was off (n8n restarting still resumes)',
+		},
+	],
+	default: 'resume',
+};
+
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [
 		{
@@ -60,6 +80,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 		},
 		selectOption(),
 		maxRequestsOption,
+		onActivationOption,
 	];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });

@@ -10,6 +10,7 @@ export {
 	type PollResult,
 	type ToolCallOptions,
 	type ToolCallResult,
+	type PollSession,
 } from './node-runtime';
 export {
 	CredentialStore,

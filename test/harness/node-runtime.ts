@@ -157,6 +157,11 @@ export interface PollResult {
 	logs: string[];
 }
 
+/** The scheduled polls of one activation (see `NodeRuntime.activatePolling`). */
+export interface PollSession {
+	poll(): Promise<PollResult>;
+}
+
 export interface LoadOptionsCall extends NodeSelection {
 	/** Name of the method in `methods.listSearch` / `methods.loadOptions`. */
 	method: string;
@@ -257,6 +262,8 @@ function allVersions(type: INodeType | IVersionedNodeType): INodeType[] {
 	return 'nodeVersions' in type ? Object.values(type.nodeVersions) : [type];
 }
 
+let runtimeCounter = 0;
+
 export class NodeRuntime {
 	readonly logger = new CapturingLogger();
 	readonly credentialStore = new CredentialStore();
@@ -267,6 +274,8 @@ export class NodeRuntime {
 	/** The workflow's static data (`node:<name>` / `global`), as stored with the workflow. */
 	private workflowStaticData: IDataObject = {};
 	private executionCounter = 0;
+	/** Unique per runtime, like a workflow id in n8n's database (nodes may key in-process state by it). */
+	private readonly workflowId = `harness-workflow-${++runtimeCounter}`;
 
 	constructor(options: NodeRuntimeOptions) {
 		activateN8nContainer(this.logger);
@@ -440,6 +449,45 @@ export class NodeRuntime {
 			error,
 			staticData: plain(workflow.getStaticData('node', node)),
 			logs: this.logsSince(logStart),
+		};
+	}
+
+	/**
+	 * An active workflow's poller as n8n runs it (ActiveWorkflows.activatePolling): one Workflow and
+	 * one PollContext for the activation and all of its scheduled polls, which may overlap (n8n does
+	 * not wait for one poll to end before the next). The static data lives in that Workflow; as in
+	 * n8n, it is saved after the activation's first poll unless that failed
+	 * (ActiveWorkflowManager.add) and whenever a poll emits (`__emit`). Deactivating and activating
+	 * again, republishing, or restarting n8n is a new session: it starts from what was saved.
+	 */
+	activatePolling(options: Omit<PollOptions, 'mode'>): PollSession {
+		const node = this.buildNode(options, {});
+		const workflow = this.buildWorkflow(node, false);
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const poll = nodeType.poll;
+		if (!poll) throw new UnexpectedError(`${node.type} has no poll()`);
+		const context = new PollContext(workflow, node, this.additionalData(), 'trigger', options.activation ?? 'activate');
+		let polls = 0;
+		return {
+			poll: async (): Promise<PollResult> => {
+				const logStart = this.begin();
+				const activationPoll = polls++ === 0;
+				let items: INodeExecutionData[][] | null | undefined;
+				let error: Error | undefined;
+				try {
+					items = await poll.call(context);
+				} catch (caught) {
+					error = toError(caught);
+				}
+				const emitted = items !== null && items !== undefined;
+				if ((activationPoll && !error) || emitted) this.workflowStaticData = plain(workflow.staticData);
+				return {
+					items: error ? undefined : items,
+					error,
+					staticData: plain(workflow.getStaticData('node', node)),
+					logs: this.logsSince(logStart),
+				};
+			},
 		};
 	}
 
@@ -679,7 +727,7 @@ export class NodeRuntime {
 	 */
 	private buildWorkflow(node: INode, manual: boolean): Workflow {
 		return new Workflow({
-			id: 'harness-workflow',
+			id: this.workflowId,
 			name: 'Harness workflow',
 			nodes: [node],
 			connections: {},

@@ -42,6 +42,11 @@ export interface ApiRequest {
 	/** Names the record for 403/404 messages, e.g. "Employee 3f2c…". */
 	subject?: string;
 	itemIndex?: number;
+	/**
+	 * Epoch ms by which any pause before a retry must be over; a longer one (a Retry-After, a
+	 * backoff) gives up with the error at once. A trigger poll sets its next poll's start here.
+	 */
+	waitUntil?: number;
 }
 
 /** A provisioning is two exchanges (begin, refresh), each under its own deadline. */
@@ -288,6 +293,7 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
 		const delay = retryDelayMs(failure, attempt);
 		if (delay > HTTP.retryAfterMaxMs) break;
+		if (request.waitUntil !== undefined && Date.now() + delay > request.waitUntil) break;
 		if (failure.status === 429) gate.pauseFor(delay);
 		try {
 			await sleepWithAbort(delay, cancel);

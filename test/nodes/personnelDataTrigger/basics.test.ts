@@ -89,8 +89,10 @@ describe('Personnel Data Trigger: activation and one poll', () => {
 		const stamps = result.records.map((r) => String(r.updated_at));
 		for (let i = 1; i < stamps.length; i++) expect(compareTimestamps(stamps[i - 1], stamps[i])).toBeLessThanOrEqual(0);
 
-		// Three pages of at most 100, each asking for updated_at ascending from the watermark.
-		const requests = listRequestsSince(sim, from);
+		// One look at the newest (more than a page changed), then three pages of at most 100, each
+		// asking for updated_at ascending from the watermark.
+		const [probe, ...requests] = listRequestsSince(sim, from);
+		expect(probe.query).toMatchObject({ order: { field: 'updated_at', direction: 'desc' }, filters: { updated_at: { op: 'gte' } } });
 		expect(requests).toHaveLength(3);
 		for (const request of requests) {
 			expect(request.path).toBe('/v1/org/employees');
