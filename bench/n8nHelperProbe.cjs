@@ -18,16 +18,12 @@ const fromN8n = createRequire(path.join(installDir, 'node_modules/n8n/package.js
 
 /** What `this.helpers.httpRequest` calls: 2.41 `Container.get(OutboundHttp).requests().request`, 2.8 n8n-core's `httpRequest`. */
 function loadHelper() {
-	let network;
-	try {
-		network = fromN8n('@n8n/backend-network');
-	} catch {
-		return { module: 'n8n-core httpRequest', httpRequest: fromN8n('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions').httpRequest };
-	}
+	const core = fromN8n('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions');
+	if (typeof core.httpRequest === 'function') return { module: 'n8n-core httpRequest', httpRequest: core.httpRequest };
 	fromN8n('reflect-metadata');
 	const { Container } = fromN8n('@n8n/di');
-	const { request } = Container.get(network.OutboundHttp).requests();
-	return { module: '@n8n/backend-network OutboundHttp', httpRequest: request };
+	const { OutboundHttp } = fromN8n('@n8n/backend-network');
+	return { module: '@n8n/backend-network OutboundHttp', httpRequest: Container.get(OutboundHttp).requests().request };
 }
 
 async function control(method, route) {

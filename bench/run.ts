@@ -402,7 +402,7 @@ async function main(): Promise<void> {
 	sections.push(
 		`### HTTP clients outside n8n (the same ${int(httpClients.clients[0]?.requests ?? 0)} pages, ${int(httpClients.n)} employees, no node code)\n\n` +
 			table(
-				['client', 'requests', 'TCP connections', 'records', 'ms (median)', 'ms (range)', '÷ fetch (median)'],
+				['client', 'requests', 'TCP connections opened (after a warm-up walk)', 'records', 'ms (median)', 'ms (range)', '÷ fetch (median)'],
 				httpClients.clients.map((c) => [HTTP_CLIENTS[c.client], int(c.requests), int(c.connections), int(c.records), int(median(c.ms)), `${int(Math.min(...c.ms))}–${int(Math.max(...c.ms))}`, `${fixed(median(c.ms) / fetchMs)}×`]),
 			),
 	);
