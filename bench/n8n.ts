@@ -30,7 +30,7 @@ import {
 } from '../test/e2e/n8n';
 import { actionNode, baseNode, chainWorkflow, type CredentialRef } from '../test/e2e/workflows/builders';
 import type { SimulatorClient } from '../test/simulator/client';
-import { REPO_ROOT } from './common';
+import { REPO_ROOT, median } from './common';
 
 export const EMPLOYEES_PATH = '/v1/org/employees';
 const PAGE_SIZE = 100;
@@ -470,13 +470,6 @@ export async function runN8nSection(
 }
 
 // ---------------------------------------------------------------- figures
-
-function median(values: readonly number[]): number {
-	if (values.length === 0) return Number.NaN;
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 export interface Spread {
 	median: number;
