@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { API_ROUTES } from './api';
 import type { Principal, SimulatorCredentials } from './auth';
 import { CONTROL_ROUTES } from './control';
@@ -27,6 +27,8 @@ export interface RunningSimulator {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const apiRouter = new Router(API_ROUTES);
+/** Sockets that have carried an API request: the stats count connections, control calls aside. */
+const apiSockets = new WeakSet<Socket>();
 const controlRouter = new Router(CONTROL_ROUTES);
 
 /** Starts the simulator on 127.0.0.1. */
@@ -88,6 +90,10 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 	if (ex.path.startsWith('/__sim')) {
 		send(res, respond(sim, controlRouter, ex, bodyText, req));
 		return;
+	}
+	if (!apiSockets.has(req.socket)) {
+		apiSockets.add(req.socket);
+		sim.log.connectionOpened();
 	}
 	const fault = sim.faults.decide(ex.method, ex.path, ex.rawQuery);
 	const latencyMs = fault.kind === 'status' && fault.latencyMs !== undefined ? fault.latencyMs : sim.faults.config.latencyMs;
