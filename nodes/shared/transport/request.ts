@@ -121,13 +121,23 @@ async function send(
 }
 
 /**
+ * Token renewals in flight in this process, by credential and the token being replaced: the first
+ * request that needs a new token provisions it, every other one (of this run or of another
+ * execution sharing the credential, e.g. on a queue-mode worker) waits and adopts it. Per process,
+ * not per run: 20 executions whose token expires together cost one provisioning, not 20.
+ */
+const renewals = new Map<string, Promise<ICredentialDataDecryptedObject | undefined>>();
+
+function renewalKey(credentials: ICredentialDataDecryptedObject, replaced: string): string {
+	return digestOf([baseUrlOf(credentials), String(credentials.authMode ?? ''), String(credentials.jti ?? ''), replaced].join('\n'));
+}
+
+/**
  * What one node run has learnt about its credential, shared by its requests (items, pages,
- * concurrent requests): renewals in flight, the tokens it provisioned, and a failure that ends the
- * run. Without it a server that refuses every token would cost one provisioning per item.
+ * concurrent requests): the tokens it provisioned, and a failure that ends the run. Without it a
+ * server that refuses every token would cost one provisioning per item.
  */
 interface RunAuth {
-	/** Renewals in flight, by the token being replaced: the first request renews, the others wait. */
-	renewals: Map<string, Promise<ICredentialDataDecryptedObject | undefined>>;
 	/** Digests of the tokens this run provisioned. */
 	provisioned: Set<string>;
 	/** Those not yet accepted by the server once: a 401 for one of them is a refusal, not an expiry. */
@@ -144,7 +154,7 @@ const runs = new WeakMap<object, RunAuth>();
 function runAuthOf(context: object): RunAuth {
 	let state = runs.get(context);
 	if (!state) {
-		state = { renewals: new Map(), provisioned: new Set(), unproven: new Set(), refusedFresh: new Set(), failedProvisionings: 0 };
+		state = { provisioned: new Set(), unproven: new Set(), refusedFresh: new Set(), failedProvisionings: 0 };
 		runs.set(context, state);
 	}
 	return state;
@@ -204,8 +214,8 @@ async function attemptOnce(
 			refused = true;
 			continue;
 		}
-		const replaced = digestOf(tokenOf(credentials));
-		const pending = run.renewals.get(replaced);
+		const replaced = renewalKey(credentials, digestOf(tokenOf(credentials)));
+		const pending = renewals.get(replaced);
 		if (pending && adoptions < MAX_ADOPTIONS) {
 			adoptions++;
 			const renewed = await pending;
@@ -234,12 +244,12 @@ async function renewAndSend(
 	const copy: ICredentialDataDecryptedObject = { ...credentials, accessToken: '', expiresAt: '' };
 	const sending = send(context, request, url, copy);
 	const renewal = sending.then(() => (tokenOf(copy) === '' ? undefined : copy));
-	run.renewals.set(replaced, renewal);
+	renewals.set(replaced, renewal);
 	let outcome: Outcome;
 	try {
 		outcome = await sending;
 	} finally {
-		if (run.renewals.get(replaced) === renewal) run.renewals.delete(replaced);
+		if (renewals.get(replaced) === renewal) renewals.delete(replaced);
 	}
 	const fresh = tokenOf(copy);
 	if (fresh !== '') {
