@@ -336,8 +336,8 @@ export interface QueueCluster {
 	webhookUrl(webhookPath: string): string;
 	/** Rows of n8n's database. */
 	query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
-	/** Stops the main and starts it again on the same database (a new port). */
-	restartMain(): Promise<N8nServer>;
+	/** Stops the main, runs `whileDown` (if given), starts it again on the same database (a new port). */
+	restartMain(whileDown?: () => Promise<void>): Promise<N8nServer>;
 	/** Starts one more worker (e.g. after one was killed). */
 	addWorker(): Promise<N8nWorker>;
 	/** Every n8n process, then Redis and PostgreSQL (unless they were passed in). */
@@ -440,11 +440,13 @@ export async function startQueueCluster(key: string, opts: QueueClusterOptions =
 	};
 
 	const workers: N8nWorker[] = [];
-	const stopped: N8nServer[] = [];
 	let mainFolder: N8nUserFolder | undefined;
 	let main: N8nServer | undefined;
+	const killMain = () => main?.process.kill('SIGKILL');
+	leftovers.add(killMain);
 	const stopAll = async () => {
 		await Promise.all([...workers.map((w) => w.stop()), main?.stop()]);
+		leftovers.delete(killMain);
 		for (const w of workers) w.folder.cleanup();
 		mainFolder?.cleanup();
 		if (ownRedis) await redis.stop();
@@ -472,9 +474,9 @@ export async function startQueueCluster(key: string, opts: QueueClusterOptions =
 		env,
 		webhookUrl: (webhookPath) => `${cluster.main.baseUrl}/webhook/${webhookPath}`,
 		query: (sql) => postgres.query(database, sql),
-		async restartMain() {
+		async restartMain(whileDown) {
 			await cluster.main.stop();
-			stopped.push(cluster.main);
+			await whileDown?.();
 			cluster.main = await startServer(mainFolder as N8nUserFolder, { timeoutMs: 240_000 });
 			main = cluster.main;
 			return cluster.main;

@@ -103,20 +103,24 @@ export function itemsOf(field: string, values: readonly string[]): WorkflowNode[
 	];
 }
 
-/** The polling trigger node, on a cron expression of Poll Times' "Custom" mode. */
+/** The polling trigger node, on cron expressions of Poll Times' "Custom" mode (one entry each). */
 export function triggerNode(
 	name: string,
 	credential: CredentialRef,
 	parameters: Record<string, unknown>,
-	cronExpression: string,
+	cronExpression: string | string[],
 ): WorkflowNode {
+	const item = (Array.isArray(cronExpression) ? cronExpression : [cronExpression]).map((expression) => ({
+		mode: 'custom',
+		cronExpression: expression,
+	}));
 	return {
 		id: nodeId(),
 		name,
 		type: TRIGGER_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression }] }, ...parameters },
+		parameters: { pollTimes: { item }, ...parameters },
 		credentials: { personnelDataApi: credential },
 	};
 }
