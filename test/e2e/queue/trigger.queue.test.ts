@@ -53,6 +53,8 @@ class TriggerRun {
 	constructor(
 		readonly simulator: RunningSimulator,
 		readonly cluster: QueueCluster,
+		/** Sequence number of the simulator's first request of this run. */
+		private readonly firstRequest: number,
 	) {}
 
 	get sim() {
@@ -64,7 +66,7 @@ class TriggerRun {
 		try {
 			await importCredentials(cluster.main.folder, [credentialFile(CREDENTIAL, simulator)]);
 			await importWorkflow(cluster.main.folder, triggerFlow(simulator.sim.getRecords('competences')[0].id));
-			const requestsBefore = simulator.sim.requests().length;
+			const firstRequest = (simulator.sim.requests(1)[0]?.seq ?? 0) + 1;
 			await cluster.main.activateWorkflow(WORKFLOW_ID);
 			// n8n 2.x applies a publication asynchronously: the activation poll (which notes where
 			// the changes stand, its last request asking for the records at the newest timestamp)
@@ -73,17 +75,17 @@ class TriggerRun {
 			const activationPolled = () =>
 				simulator.sim
 					.requests()
-					.slice(requestsBefore)
+					.filter((r) => r.seq >= firstRequest)
 					.some((r) => r.path === EMPLOYEES_PATH && decodeURIComponent(r.rawQuery).includes('[updated_at][op]=eq'));
 			while (!activationPolled()) {
 				if (Date.now() > deadline) throw new Error('the activation poll did not reach the API');
 				await sleep(200);
 			}
+			return new TriggerRun(simulator, cluster, firstRequest);
 		} catch (error) {
 			await cluster.stop();
 			throw error;
 		}
-		return new TriggerRun(simulator, cluster);
 	}
 
 	/** `count` employees not touched before in this run (each change is then a new record state). */
@@ -158,8 +160,9 @@ class TriggerRun {
 		}
 	}
 
+	/** Polls of this run that reached the API. */
 	polls(): number[] {
-		return pollTimes(this.sim.requests(), EMPLOYEES_PATH);
+		return pollTimes(this.sim.requests().filter((r) => r.seq >= this.firstRequest), EMPLOYEES_PATH);
 	}
 
 	/** Waits for `count` more polls to reach the API. */
