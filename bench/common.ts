@@ -60,7 +60,15 @@ export interface PerItemTask {
 	concurrencies: number[];
 }
 
-export type Task = ReturnAllTask | MemoryTask | TriggerTask | TokensTask | PerItemTask;
+/** The same pages through each HTTP client: what a new connection per request costs. */
+export interface HttpClientsTask {
+	kind: 'httpClients';
+	simulator: Extract<SimulatorSource, { kind: 'external' }>;
+	n: number;
+	reps: number;
+}
+
+export type Task = ReturnAllTask | MemoryTask | TriggerTask | TokensTask | PerItemTask | HttpClientsTask;
 
 export interface ReturnAllResult {
 	kind: 'returnAll';
@@ -134,7 +142,30 @@ export interface PerItemResult {
 	runs: PerItemRun[];
 }
 
-export type TaskResult = ReturnAllResult | MemoryResult | TriggerResult | TokensResult | PerItemResult;
+export const HTTP_CLIENTS = {
+	fetch: 'fetch (undici, keep-alive)',
+	axiosSharedAgent: 'axios, one keep-alive http.Agent for all requests',
+	axiosAgentPerRequest: 'axios, a new http.Agent per request (what n8n-core does)',
+	n8nHttpRequest: "n8n-core's httpRequest helper",
+} as const;
+export type HttpClientName = keyof typeof HTTP_CLIENTS;
+
+export interface HttpClientRuns {
+	client: HttpClientName;
+	ms: number[];
+	/** Requests and TCP connections the simulator saw in the client's last repetition. */
+	requests: number;
+	connections: number;
+	records: number;
+}
+
+export interface HttpClientsResult {
+	kind: 'httpClients';
+	n: number;
+	clients: HttpClientRuns[];
+}
+
+export type TaskResult = ReturnAllResult | MemoryResult | TriggerResult | TokensResult | PerItemResult | HttpClientsResult;
 
 /** Node flags of every worker: tsx for TypeScript, gc() for honest memory baselines. */
 const WORKER_ARGS = ['--expose-gc', '--import', 'tsx', join(__dirname, 'worker.ts')];

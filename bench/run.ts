@@ -13,10 +13,12 @@ import { dirname, join, relative } from 'node:path';
 import { PAGE_SIZE_MAX } from '../nodes/shared/apiChoices';
 import { SimulatorClient } from '../test/simulator/client';
 import {
+	HTTP_CLIENTS,
 	REPO_ROOT,
 	median,
 	runWorker,
 	startSimulatorProcess,
+	type HttpClientsResult,
 	type MemoryResult,
 	type PerItemResult,
 	type ReturnAllResult,
@@ -24,6 +26,7 @@ import {
 	type TokensResult,
 	type TriggerResult,
 } from './common';
+import { VARIANTS, n8nFigures, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 interface Plan {
 	quick: boolean;
@@ -40,6 +43,9 @@ interface Plan {
 	triggerReps: number;
 	tokenRequests: number;
 	perItemItems: number;
+	httpClientReps: number;
+	/** The real-n8n section; undefined with --no-n8n. */
+	n8n?: N8nPlan;
 	out: string;
 }
 
@@ -50,17 +56,23 @@ const CONCURRENCIES = [1, 5, 10];
 const PASS_RATE = 10;
 const TARGET_WALL_RATIO = 1.2;
 const TARGET_MEMORY_RATIO = 2;
+const TARGET_PER_ITEM_OVERHEAD_MS = 2;
+const TARGET_N8N_RATIO_SIMPLIFY_OFF = 1.0;
+const TARGET_N8N_RATIO_SIMPLIFY_ON = 1.1;
+const ALL_VARIANTS = Object.keys(VARIANTS) as VariantName[];
+const ARGUMENTS = ['--quick', '--out', '--no-n8n'];
 
 function planFrom(argv: readonly string[]): Plan {
 	const quick = argv.includes('--quick');
 	const outAt = argv.indexOf('--out');
 	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
 	for (const arg of argv) {
-		if (arg.startsWith('--') && arg !== '--quick' && arg !== '--out') throw new Error(`unknown argument ${arg}; expected --quick or --out <file>`);
+		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n or --out <file>`);
 	}
+	const withN8n = !argv.includes('--no-n8n');
 	return quick
-		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 200, out }
-		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, out };
+		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 200, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
+		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
 }
 
 // ---------------------------------------------------------------- formatting
@@ -120,6 +132,89 @@ function memoryFigures(node: MemoryResult, raw: MemoryResult): MemoryFigures {
 	};
 }
 
+/** Concurrency 1: (wall time − items × latency) ÷ items. */
+function perItemOverheadMs(perItem: PerItemResult): number {
+	const sequential = perItem.runs.find((r) => r.concurrency === 1);
+	return sequential ? (sequential.ms - perItem.items * perItem.latencyMs) / perItem.items : Number.NaN;
+}
+
+const mib = (bytes: number): string => int(bytes / 2 ** 20);
+const ms = (s: Spread): string => `${int(s.median)} (${int(s.min)}–${int(s.max)})`;
+const ratio = (s: Spread): string => (Number.isFinite(s.median) ? `${fixed(s.median)}× (${fixed(s.min)}–${fixed(s.max)})` : '—');
+
+function n8nMarkdown(section: Extract<N8nOutcome, { kind: 'n8n' }>, figures: N8nFigures): string {
+	const rows = figures.variants.map((v) => [
+		v.label,
+		int(v.items),
+		int(v.requests),
+		int(v.connections),
+		ms(v.executionMs),
+		ms(v.nodeMs),
+		v.variant === 'http' ? '1 (reference)' : ratio(v.ratioToHttp),
+		mib(v.peakRssBytes.median),
+		mib(v.rssAtStartBytes.median),
+		mib(v.processPeakRssBytes.median),
+	]);
+	const warm = section.warmUp;
+	const large = section.large;
+	const credential = figures.credentialMsPerRequest;
+	const lines = [
+		`### Inside real n8n ${section.n8nVersion} (\`n8n execute\`, ${int(section.n)} employees, ${section.reps} repetitions, variants in rotating order)`,
+		'',
+		'Execution time is the execution\'s stoppedAt − startedAt (n8n\'s own timestamps); the node time is the sum of the measured nodes\' `executionTime` in the run data. ' +
+			'Ratios are paired: each run ÷ the HTTP Request node\'s run of the same repetition. Memory is sampled from /proc/<pid>/status every 10 ms: peak RSS is VmHWM at the execution\'s end (n8n\'s start-up included), ' +
+			'the last column also covers saving and printing the execution. Requests and TCP connections are the simulator\'s counts for the run.',
+		'',
+		table(['variant', 'items out', 'requests', 'TCP connections', 'execution ms, median (range)', 'node ms, median (range)', 'ratio to HTTP Request, median (range)', 'peak RSS MiB', 'RSS before the run MiB', 'process peak RSS MiB'], rows),
+		'',
+		`First run of the node (fresh credential): ${int(warm.requests)} requests (${int(warm.listRequests)} pages + ${int(warm.requests - warm.listRequests)} token provisioning), ${int(warm.connections)} TCP connections.` +
+			(credential ? ` The bearer read from a Header Auth credential instead of a literal header costs ${fixed(credential.median)} ms per request (median; range ${fixed(credential.min)}–${fixed(credential.max)}).` : ''),
+	];
+	if (section.helperProbes.length > 0) {
+		lines.push(
+			'',
+			`n8n's own HTTP helper (what \`this.helpers.httpRequest\` calls), outside a workflow, walking the same ${int(section.helperProbes[0].results.default.requests)} pages; \`agentOptions\` exists in IHttpRequestOptions from 2.41 on (2.8 ignores it):`,
+			'',
+			table(
+				['n8n', 'helper', 'agent options', 'requests', 'TCP connections', 'ms (median)'],
+				section.helperProbes.flatMap((probe) =>
+					(['default', 'keepAlive'] as const).map((mode) => [probe.n8nVersion, probe.module, mode === 'default' ? 'none' : '{ keepAlive: true }', int(probe.results[mode].requests), int(probe.results[mode].connections), int(median(probe.results[mode].ms))]),
+				),
+			),
+		);
+	}
+	if (large) {
+		lines.push(
+			'',
+			table(
+				['Return All (Simplify on)', 'items out', 'requests', 'TCP connections', 'execution ms', 'peak RSS MiB', 'RSS before the run MiB', 'process peak RSS MiB'],
+				[[int(large.n), int(large.run.items), int(large.run.requests), int(large.run.connections), int(large.run.executionMs), mib(large.run.peakRssBytes), mib(large.run.rssAtStartBytes), mib(large.run.processPeakRssBytes)]],
+			),
+		);
+	}
+	return lines.join('\n');
+}
+
+function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][] {
+	if (n8n.kind !== 'n8n' || !figures) return [['Real n8n targets', `not measured (${n8n.kind === 'skipped' ? n8n.reason : 'no figures'})`]];
+	const of = (variant: VariantName) => figures.variants.find((v) => v.variant === variant);
+	const off = of('pdSimplifyOff');
+	const on = of('pdSimplifyOn');
+	const splitOut = of('httpSplitOut');
+	const rows: string[][] = [];
+	if (off) rows.push([`Real n8n, Return All ${int(n8n.n)}, Simplify off ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_OFF, 1)}× (paired median)`, `${mark(off.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_OFF)} (${ratio(off.ratioToHttp)})`]);
+	if (on) rows.push([`Real n8n, Return All ${int(n8n.n)}, Simplify on ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_ON, 1)}× (paired median)`, `${mark(on.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_ON)} (${ratio(on.ratioToHttp)})`]);
+	if (off && on && splitOut) {
+		const worst = Math.max(off.peakRssBytes.median, on.peakRssBytes.median);
+		rows.push([`Real n8n, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
+	}
+	if (n8n.large) {
+		const { run } = n8n.large;
+		rows.push([`Real n8n, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
+	}
+	return rows;
+}
+
 // ---------------------------------------------------------------- the run
 
 async function main(): Promise<void> {
@@ -145,6 +240,8 @@ async function main(): Promise<void> {
 	let trigger: TriggerResult;
 	const tokens: TokensResult[] = [];
 	let perItem: PerItemResult;
+	let httpClients: HttpClientsResult;
+	let n8n: N8nOutcome = { kind: 'skipped', reason: '--no-n8n' };
 
 	try {
 		for (const n of plan.sizes) {
@@ -183,6 +280,13 @@ async function main(): Promise<void> {
 		}
 		log(`per item: ${int(plan.perItemItems)} Get items, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCIES.join(', ')}`);
 		perItem = await runWorker<PerItemResult>({ kind: 'perItem', simulator: source, items: plan.perItemItems, latencyMs: LATENCY_MS, concurrencies: CONCURRENCIES });
+		await control.reset({ sizes: { employees: 10_000 } });
+		log(`HTTP clients: the same 100 pages through ${Object.keys(HTTP_CLIENTS).length} clients, ${plan.httpClientReps} repetitions`);
+		httpClients = await runWorker<HttpClientsResult>({ kind: 'httpClients', simulator: source, n: 10_000, reps: plan.httpClientReps });
+		if (plan.n8n) {
+			n8n = await runN8nSection(plan.n8n, source, control, log);
+			if (n8n.kind === 'skipped') log(`real n8n: SKIPPED: ${n8n.reason}`);
+		}
 	} finally {
 		await sim.stop();
 	}
@@ -294,12 +398,30 @@ async function main(): Promise<void> {
 			),
 	);
 
+	const fetchMs = median(httpClients.clients.find((c) => c.client === 'fetch')?.ms ?? []);
+	sections.push(
+		`### HTTP clients outside n8n (the same ${int(httpClients.clients[0]?.requests ?? 0)} pages, ${int(httpClients.n)} employees, no node code)\n\n` +
+			table(
+				['client', 'requests', 'TCP connections opened (after a warm-up walk)', 'records', 'ms (median)', 'ms (range)', '÷ fetch (median)'],
+				httpClients.clients.map((c) => [HTTP_CLIENTS[c.client], int(c.requests), int(c.connections), int(c.records), int(median(c.ms)), `${int(Math.min(...c.ms))}–${int(Math.max(...c.ms))}`, `${fixed(median(c.ms) / fetchMs)}×`]),
+			),
+	);
+	let n8nNumbers: N8nFigures | undefined;
+	if (n8n.kind === 'n8n') {
+		n8nNumbers = n8nFigures(n8n);
+		sections.push(n8nMarkdown(n8n, n8nNumbers));
+	} else {
+		sections.push(`### Inside real n8n\n\nSkipped: ${n8n.reason}.`);
+	}
+
 	const at10k = returnAll.find((r) => r.n === 10_000);
 	const targets = [
 		['Return All sends exactly the floor number of requests', mark(returnAll.every((r) => r.requests === listFloor(r.n) + 2))],
 		[`Wall time within ${TARGET_WALL_RATIO}× of the raw loop at N = 10,000 (median ratio)`, at10k ? `${mark(wall(at10k.nodeMs, at10k.rawMs).ratio <= TARGET_WALL_RATIO)} (${fixed(wall(at10k.nodeMs, at10k.rawMs).ratio)}×)` : 'not measured'],
 		[`Memory per record within ${TARGET_MEMORY_RATIO}× of its JSON size (largest N)`, `${mark(memory[memory.length - 1].nodeRatio <= TARGET_MEMORY_RATIO)} (${fixed(memory[memory.length - 1].nodeRatio)}×; raw loop ${fixed(memory[memory.length - 1].rawRatio)}×)`],
 		['Idle poll = 1 request', mark(trigger.idleRequests === 1 && trigger.idleAfterChangesRequests === 1)],
+		[`Per-item Get, Concurrency 1, ${perItem.latencyMs} ms latency: overhead per item ≤ ${TARGET_PER_ITEM_OVERHEAD_MS} ms`, `${mark(perItemOverheadMs(perItem) <= TARGET_PER_ITEM_OVERHEAD_MS)} (${fixed(perItemOverheadMs(perItem))} ms)`],
+		...n8nTargets(n8n, n8nNumbers),
 	];
 	sections.unshift('### Targets\n\n' + table(['target', 'met'], targets));
 
@@ -326,7 +448,9 @@ async function main(): Promise<void> {
 				withCondition: withCondition.map((r) => ({ ...r, wall: wall(r.nodeMs, r.rawMs), floor: Math.ceil(r.n / scanLimit), passRate: r.records / r.n })),
 				trigger: { ...trigger, wall: triggerWall, floor: listFloor(trigger.rawRecords) },
 				tokens: tokens.map((t) => ({ ...t, provisioning: provisioning(t), floor: tokenFloor(t) })),
-				perItem,
+				perItem: { ...perItem, overheadPerItemMs: perItemOverheadMs(perItem) },
+				httpClients,
+				n8n: n8n.kind === 'n8n' ? { ...n8n, figures: n8nNumbers } : n8n,
 				targets: Object.fromEntries(targets),
 			},
 			null,

@@ -4,6 +4,10 @@
  * runtime (test/harness); the comparison loop is a minimal hand-written fetch loop with the token
  * the node provisioned.
  */
+import { Agent } from 'node:http';
+
+import axios from 'axios';
+import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { PersonnelDataApi } from '../credentials/PersonnelDataApi.credentials';
@@ -12,7 +16,12 @@ import { SimulatorClient } from '../test/simulator/client';
 import type { SimulatorStats } from '../test/simulator/requestLog';
 import { startSimulator, type RunningSimulator } from '../test/simulator/server';
 import {
+	HTTP_CLIENTS,
 	RESULT_MARKER,
+	type HttpClientName,
+	type HttpClientRuns,
+	type HttpClientsResult,
+	type HttpClientsTask,
 	type MemoryResult,
 	type MemoryTask,
 	type PerItemResult,
@@ -120,12 +129,22 @@ interface CursorPage {
 	pagination: { end_cursor: string | null; has_next_page: boolean };
 }
 
+/** GETs one URL with the bearer token and returns the parsed page (throws on a non-2xx status). */
+type PageGetter = (url: string, token: string) => Promise<CursorPage>;
+
+const fetchPage: PageGetter = async (url, token) => {
+	const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+	if (!response.ok) throw new Error(`raw loop: ${response.status} for ${url}`);
+	return (await response.json()) as CursorPage;
+};
+
 /** What a careful user would write: same token, same pages, follow end_cursor, keep every record. */
 async function rawLoop(
 	baseUrl: string,
 	token: string,
 	path: string,
 	query: URLSearchParams,
+	getPage: PageGetter = fetchPage,
 ): Promise<{ records: IDataObject[]; requests: number }> {
 	const records: IDataObject[] = [];
 	let requests = 0;
@@ -134,18 +153,28 @@ async function rawLoop(
 		const params = new URLSearchParams(query);
 		params.set('pagination[first]', String(PAGE_SIZE));
 		if (after !== null) params.set('pagination[after]', after);
-		const response = await fetch(`${baseUrl}${path}?${params.toString()}`, {
-			headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-		});
+		const page = await getPage(`${baseUrl}${path}?${params.toString()}`, token);
 		requests++;
-		if (!response.ok) throw new Error(`raw loop: ${response.status} for ${path}`);
-		const page = (await response.json()) as CursorPage;
 		for (const record of page.data) records.push(record);
 		if (!page.pagination.has_next_page) break;
 		after = page.pagination.end_cursor;
 	}
 	return { records, requests };
 }
+
+/** An axios instance of its own: n8n-core's interceptor (a new agent per request) sits on the default one. */
+const plainAxios = axios.create();
+const sharedAgent = new Agent({ keepAlive: true });
+
+const PAGE_GETTERS: Record<HttpClientName, PageGetter> = {
+	fetch: fetchPage,
+	axiosSharedAgent: async (url, token) =>
+		(await plainAxios.get<CursorPage>(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, httpAgent: sharedAgent })).data,
+	axiosAgentPerRequest: async (url, token) =>
+		(await plainAxios.get<CursorPage>(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, httpAgent: new Agent() })).data,
+	n8nHttpRequest: async (url, token) =>
+		(await httpRequest({ method: 'GET', url, json: true, headers: { authorization: `Bearer ${token}` } })) as unknown as CursorPage,
+};
 
 /** Warms up fetch (undici loads lazily) with one request that matches nothing. */
 const ONE_PAGE_QUERY = new URLSearchParams({ 'filters[id][op]': 'eq', 'filters[id][value]': '00000000-0000-4000-8000-000000000000' });
@@ -384,6 +413,30 @@ async function perItem(task: PerItemTask): Promise<PerItemResult> {
 	return { kind: 'perItem', items: task.items, latencyMs: task.latencyMs, runs };
 }
 
+async function httpClients(task: HttpClientsTask): Promise<HttpClientsResult> {
+	const client = new SimulatorClient(task.simulator.baseUrl);
+	const token = await client.issueToken('admin');
+	const names = Object.keys(HTTP_CLIENTS) as HttpClientName[];
+	const runs = new Map<HttpClientName, HttpClientRuns>(names.map((name) => [name, { client: name, ms: [], requests: 0, connections: 0, records: 0 }]));
+	// Warm-up: every client loaded and compiled.
+	for (const name of names) await rawLoop(task.simulator.baseUrl, token, EMPLOYEES_PATH, ONE_PAGE_QUERY, PAGE_GETTERS[name]);
+	for (let rep = 0; rep < task.reps; rep++) {
+		for (let i = 0; i < names.length; i++) {
+			const name = names[(i + rep) % names.length];
+			const entry = runs.get(name) as HttpClientRuns;
+			await client.resetStats();
+			collectGarbage();
+			const { ms, value } = await timed(() => rawLoop(task.simulator.baseUrl, token, EMPLOYEES_PATH, new URLSearchParams(), PAGE_GETTERS[name]));
+			const stats = await client.stats();
+			entry.ms.push(ms);
+			entry.requests = stats.requests;
+			entry.connections = stats.connections;
+			entry.records = value.records.length;
+		}
+	}
+	return { kind: 'httpClients', n: task.n, clients: [...runs.values()] };
+}
+
 async function run(task: Task): Promise<TaskResult> {
 	switch (task.kind) {
 		case 'returnAll':
@@ -396,6 +449,8 @@ async function run(task: Task): Promise<TaskResult> {
 			return await tokens(task);
 		case 'perItem':
 			return await perItem(task);
+		case 'httpClients':
+			return await httpClients(task);
 	}
 }
 

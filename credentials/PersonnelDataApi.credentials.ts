@@ -8,7 +8,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_PATH } from '../nodes/shared/apiChoices';
+import { CREDENTIAL_TEST_PATH, HTTP } from '../nodes/shared/apiChoices';
 import { BASE_URL_EXPRESSION, baseUrlOf } from '../nodes/shared/transport/baseUrl';
 import { jwtExpiry, provisionAccessToken } from '../nodes/shared/transport/provisioning';
 
@@ -42,7 +42,7 @@ export class PersonnelDataApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://sandbox.personnel-data.example',
-			description: 'Address of the API, without a trailing path',
+			description: 'Address of the API: http:// or https://, without a query or a fragment',
 			required: true,
 			displayOptions: { show: { environment: ['custom'] } },
 		},
@@ -104,13 +104,15 @@ export class PersonnelDataApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		// Checked in both modes: a bad custom Base URL is named here, before any request.
+		const baseUrl = baseUrlOf(credentials);
 		if (credentials.authMode === 'legacyToken') {
 			const legacyToken = String(credentials.legacyToken ?? '');
 			return { accessToken: legacyToken, expiresAt: jwtExpiry(legacyToken) };
 		}
 		const token = await provisionAccessToken(
 			this.helpers,
-			baseUrlOf(credentials),
+			baseUrl,
 			String(credentials.jti ?? ''),
 			String(credentials.refreshToken ?? ''),
 		);
@@ -124,7 +126,11 @@ export class PersonnelDataApi implements ICredentialType {
 		},
 	};
 
+	/**
+	 * Run by n8n's own request machinery, so only its idle timeout applies to the listing itself;
+	 * the token requests before it (preAuthentication) have the transport's total deadline.
+	 */
 	test: ICredentialTestRequest = {
-		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH },
+		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH, timeout: HTTP.deadlineMs },
 	};
 }

@@ -8,12 +8,13 @@
 #      published packages (registry metadata, provenance, source download), so this script calls
 #      its exported analyzePackage() offline with the CLI's own two legs: the compiled tarball
 #      (`**/*.js`, package.json) and the shipped sources (nodes/, credentials/, package.json). Like
-#      the real scan, inline `eslint-disable` comments are NOT honoured.
+#      the real scan, inline `eslint-disable` comments are NOT honoured;
+#   5. the GitHub Actions workflows (CI and the provenance publish), by scripts/lint-workflows.sh.
 #
 # The scanner is installed once with npm into a cache folder (SCAN_CACHE_DIR; default
 # ~/.cache/n8n-nodes-personnel-data/scan-community-package-<version>).
 # Environment: SCAN_VERSION (default 0.32.0), CHECK_PACKAGE_SKIP_SCAN=1 skips step 4,
-# CHECK_PACKAGE_SKIP_LINT=1 skips step 3. Exit status: 0 when every check passed.
+# CHECK_PACKAGE_SKIP_LINT=1 skips step 3, CHECK_PACKAGE_SKIP_WORKFLOWS=1 skips step 5. Exit status: 0 when every check passed.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -163,6 +164,12 @@ EOF
 		else fail "scan-community-package found violations (note: it ignores eslint-disable comments)"
 		fi
 	fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+if [[ "${CHECK_PACKAGE_SKIP_WORKFLOWS:-}" != 1 ]]; then
+	step "GitHub Actions workflows (actionlint and the workflow schema, offline)"
+	if scripts/lint-workflows.sh; then ok "workflows clean"; else fail "scripts/lint-workflows.sh found problems (offline on first use? set CHECK_PACKAGE_SKIP_WORKFLOWS=1 to skip)"; fi
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { nodeProperties } from './actions/description';
 import { route } from './actions/router';
-import { searchConditions, searchRecords } from './methods/listSearch';
+import { answerAsTool, isToolCall } from './actions/toolMode';
+import { searchConditions, searchRecords } from '../shared/methods/listSearch';
+import { fieldPickers } from '../shared/methods/loadOptions';
 
 export class PersonnelData implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,9 +24,9 @@ export class PersonnelData implements INodeType {
 		properties: nodeProperties,
 	};
 
-	methods = { listSearch: { searchConditions, searchRecords } };
+	methods = { listSearch: { searchConditions, searchRecords }, loadOptions: fieldPickers };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await route.call(this);
+		return isToolCall(this) ? await answerAsTool(this, route) : await route.call(this);
 	}
 }

@@ -1,7 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { searchConditions } from '../PersonnelData/methods/listSearch';
+import { searchConditions } from '../shared/methods/listSearch';
+import { fieldPickers } from '../shared/methods/loadOptions';
 import { triggerProperties } from './description';
 import { pollChanges } from './poll';
 
@@ -22,7 +23,7 @@ export class PersonnelDataTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	methods = { listSearch: { searchConditions } };
+	methods = { listSearch: { searchConditions }, loadOptions: { getFilterFields: fieldPickers.getFilterFields, getSelectFields: fieldPickers.getSelectFields } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollChanges.call(this);

@@ -5,14 +5,39 @@ import { compareTimestamps, minusMs } from '../shared/timestamps';
  * taken from the server's records, and the ids already emitted at exactly that timestamp, so the
  * inclusive `gte` filter neither loses nor repeats records that share it. With a look-back window
  * it also keeps the (id, timestamp) pairs emitted inside the window. Everything else is derived.
+ *
+ * Versioned: a state of another version is migrated on read (`readState`), never guessed at.
+ * New fields go here, with their migration, so that later features extend one small object.
  */
+export const STATE_VERSION = 2;
+
 export interface ChangeState {
-	/** Identifies the trigger's configuration; another one starts afresh. */
-	configKey: string;
+	version: typeof STATE_VERSION;
+	/** Counts the polls that stored a state; the higher of two copies is the newer one (pollLease.ts). */
+	revision: number;
+	/**
+	 * Which timestamps the watermark belongs to: resource and change field. Another stream starts
+	 * afresh; filters, condition and window may change and the trigger resumes from the watermark.
+	 */
+	stream: string;
 	watermark: string | null;
 	idsAtWatermark: string[];
+	/**
+	 * How many records the server listed at exactly the watermark (the filters applied, never the
+	 * condition) when the trigger last knew them all; null: unknown. A poll that finds the same
+	 * number there and nothing after it has nothing to read (one request however large the burst).
+	 */
+	countAtWatermark: number | null;
+	/** The filters that count was taken with (a digest): other filters, other records. */
+	countView: string;
 	/** `${id}@${timestamp}` emitted within the look-back window before the watermark. */
 	recent: string[];
+	/**
+	 * `recent` holds every pair emitted at or after this timestamp; null: none before the watermark
+	 * (no window so far). A window made wider re-reads no further back than this, so nothing sent
+	 * before the window existed is sent again.
+	 */
+	recentFrom: string | null;
 }
 
 /** Upper bound on remembered pairs: state must not grow with the history. */
@@ -24,6 +49,67 @@ export interface Change {
 }
 
 const pairKey = (change: Change) => `${change.id}@${change.at}`;
+const atOf = (key: string) => key.slice(key.indexOf('@') + 1);
+
+const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b);
+
+function isStringArray(value: unknown): value is string[] {
+	return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+}
+
+/**
+ * The stored state in the current version, or undefined when there is none (or it cannot be
+ * read: the trigger then starts afresh rather than trusting it). Version 1 (no `version` field)
+ * kept `configKey`, a JSON of resource, field, filters and window.
+ */
+export function readState(stored: unknown): ChangeState | undefined {
+	if (stored === null || typeof stored !== 'object') return undefined;
+	const state = stored as Record<string, unknown>;
+	const watermark = state.watermark;
+	if (!(watermark === null || typeof watermark === 'string') || !isStringArray(state.idsAtWatermark) || !isStringArray(state.recent)) {
+		return undefined;
+	}
+	if (state.version === STATE_VERSION) {
+		if (typeof state.stream !== 'string') return undefined;
+		const count = state.countAtWatermark;
+		return {
+			version: STATE_VERSION,
+			revision: typeof state.revision === 'number' && Number.isInteger(state.revision) ? state.revision : 0,
+			stream: state.stream,
+			watermark,
+			idsAtWatermark: state.idsAtWatermark,
+			countAtWatermark: typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null,
+			countView: typeof state.countView === 'string' ? state.countView : '',
+			recent: state.recent,
+			recentFrom: typeof state.recentFrom === 'string' ? state.recentFrom : null,
+		};
+	}
+	if (state.version === undefined && typeof state.configKey === 'string') {
+		let old: { resource?: unknown; field?: unknown; lookbackMinutes?: unknown };
+		try {
+			old = JSON.parse(state.configKey) as typeof old;
+		} catch {
+			return undefined;
+		}
+		const lookbackMs = Number(old.lookbackMinutes ?? 0) * 60_000;
+		return {
+			version: STATE_VERSION,
+			revision: 0,
+			stream: streamOf(String(old.resource), String(old.field)),
+			watermark,
+			idsAtWatermark: state.idsAtWatermark,
+			countAtWatermark: null,
+			countView: '',
+			recent: state.recent,
+			recentFrom: watermark !== null && lookbackMs > 0 ? minusMs(watermark, lookbackMs) : null,
+		};
+	}
+	return undefined;
+}
+
+export function streamOf(resource: string, field: string): string {
+	return `${resource}:${field}`;
+}
 
 /**
  * Decides, record by record during one poll, whether a change is new: not emitted by an earlier
@@ -45,35 +131,76 @@ export function noveltyCheck(state: ChangeState): (change: Change) => boolean {
 	};
 }
 
-/** Where the next poll starts reading: the watermark, or earlier by the look-back window. */
+/**
+ * Where the next poll starts reading: the watermark, or earlier by the look-back window, but not
+ * before what `recent` covers (there the trigger could not tell what it already sent).
+ */
 export function readFrom(state: ChangeState, lookbackMs: number): string | null {
 	if (state.watermark === null) return null;
-	return lookbackMs > 0 ? minusMs(state.watermark, lookbackMs) : state.watermark;
+	if (lookbackMs <= 0) return state.watermark;
+	return laterOf(minusMs(state.watermark, lookbackMs), state.recentFrom ?? state.watermark);
 }
 
-/**
- * The state after a poll that read every page; `changes` are the ones it emitted. `horizon`, when
- * given, is the newest change timestamp the server had before the pages were read, whether or not
- * a record at it was emitted: with a condition the server hides the records it rejects, so the
- * emitted changes alone would leave the watermark behind them and every poll would read them again.
- */
-export function advance(state: ChangeState, changes: readonly Change[], lookbackMs: number, horizon: string | null = null): ChangeState {
+/** The newest of the watermark, the emitted changes and `horizon` (see `advance`). */
+export function nextWatermark(state: ChangeState, changes: readonly Change[], horizon: string | null = null): string | null {
 	let watermark = state.watermark;
 	for (const change of changes) {
 		if (watermark === null || compareTimestamps(change.at, watermark) > 0) watermark = change.at;
 	}
 	if (horizon !== null && (watermark === null || compareTimestamps(horizon, watermark) > 0)) watermark = horizon;
+	return watermark;
+}
+
+export interface Advance {
+	lookbackMs: number;
+	/**
+	 * The newest change timestamp the server had before the pages were read, whether or not a
+	 * record at it was emitted: with a condition the server hides the records it rejects, so the
+	 * emitted changes alone would leave the watermark behind them and every poll would read them again.
+	 */
+	horizon?: string | null;
+	/** Records the server listed at the new watermark (see `ChangeState.countAtWatermark`). */
+	countAtWatermark: number | null;
+	countView: string;
+}
+
+/** The state after a poll that read every change; `changes` are the ones it emitted. */
+export function advance(state: ChangeState, changes: readonly Change[], options: Advance): ChangeState {
+	const { lookbackMs } = options;
+	const watermark = nextWatermark(state, changes, options.horizon ?? null);
 	const moved = watermark !== state.watermark;
 	const atWatermark = changes.filter((change) => watermark !== null && compareTimestamps(change.at, watermark) === 0).map((c) => c.id);
 	const idsAtWatermark = [...new Set([...(moved ? [] : state.idsAtWatermark), ...atWatermark])];
 
 	let recent: string[] = [];
+	let recentFrom: string | null = null;
 	if (lookbackMs > 0 && watermark !== null) {
+		// What was sent at the old watermark counts too (it is in `recent` unless no window was set).
+		const atOld = state.watermark === null ? [] : state.idsAtWatermark.map((id) => pairKey({ id, at: state.watermark as string }));
 		const windowStart = minusMs(watermark, lookbackMs);
-		const inWindow = (key: string) => compareTimestamps(key.slice(key.indexOf('@') + 1), windowStart) >= 0;
-		recent = [...new Set([...state.recent, ...changes.map(pairKey)])].filter(inWindow).slice(-RECENT_MAX);
+		const coveredFrom = state.recentFrom ?? state.watermark;
+		recentFrom = coveredFrom === null ? windowStart : laterOf(coveredFrom, windowStart);
+		const kept = recentFrom;
+		recent = [...new Set([...state.recent, ...atOld, ...changes.map(pairKey)])].filter((key) => compareTimestamps(atOf(key), kept) >= 0);
+		if (recent.length > RECENT_MAX) {
+			// Keep the newest pairs, and every pair at the oldest kept time, so `recentFrom` stays true.
+			recent.sort((a, b) => compareTimestamps(atOf(a), atOf(b)));
+			const oldestKept = atOf(recent[recent.length - RECENT_MAX]);
+			recent = recent.filter((key) => compareTimestamps(atOf(key), oldestKept) >= 0);
+			recentFrom = oldestKept;
+		}
 	}
-	return { configKey: state.configKey, watermark, idsAtWatermark, recent };
+	return {
+		version: STATE_VERSION,
+		revision: state.revision + 1,
+		stream: state.stream,
+		watermark,
+		idsAtWatermark,
+		countAtWatermark: watermark === null ? 0 : options.countAtWatermark,
+		countView: options.countView,
+		recent,
+		recentFrom,
+	};
 }
 
 /**
@@ -81,8 +208,23 @@ export function advance(state: ChangeState, changes: readonly Change[], lookback
  * so nothing old is emitted. `existing` are the records at the newest timestamp and, with a
  * look-back window, those inside the window before it.
  */
-export function initialState(configKey: string, newest: string | null, existing: readonly Change[], lookbackMs: number): ChangeState {
-	const start: ChangeState = { configKey, watermark: newest, idsAtWatermark: [], recent: [] };
-	if (newest === null) return start;
-	return advance(start, existing, lookbackMs);
+export function initialState(
+	revision: number,
+	stream: string,
+	newest: string | null,
+	existing: readonly Change[],
+	options: Omit<Advance, 'horizon'>,
+): ChangeState {
+	const start: ChangeState = {
+		version: STATE_VERSION,
+		revision,
+		stream,
+		watermark: newest,
+		idsAtWatermark: [],
+		countAtWatermark: null,
+		countView: options.countView,
+		recent: [],
+		recentFrom: newest !== null && options.lookbackMs > 0 ? minusMs(newest, options.lookbackMs) : null,
+	};
+	return newest === null ? { ...start, revision: revision + 1, countAtWatermark: 0 } : advance(start, existing, options);
 }

@@ -3,18 +3,16 @@ import type { INodeProperties } from 'n8n-workflow';
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
 import { optionsCollection } from '../shared/descriptions/labels';
+import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
+import { eventsOf } from './events';
 
-export type ChangeEvent = 'createdOrUpdated' | 'created';
+/** Re-reading more than a week on every poll would cost more than late data is worth. */
+export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
 
-/** Resources the trigger can watch: listable, with a timestamp that marks a change. */
-export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && resource.changeFields);
-
-export function changeFieldOf(resource: ResourceDefinition, event: ChangeEvent): string | undefined {
-	const fields = resource.changeFields;
-	return event === 'created' ? fields?.created : fields?.updated;
-}
+/** Resources the trigger can watch: listable, with at least one event. */
+export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && eventsOf(resource).length > 0);
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
@@ -27,25 +25,21 @@ const resourceProperty: INodeProperties = {
 	default: 'employee',
 };
 
-const defaultEvent = (options: Array<{ value: string }>): string => options[0].value;
+/** The first event the resource offers (the table's order). */
+const firstOf = (options: Array<{ value: string }>): string => options[0].value;
 
 function eventProperty(resource: ResourceDefinition): INodeProperties {
-	const options = [
-		{ name: 'Created', value: 'created', description: `A new ${resource.displayName.toLowerCase()} appears (inserted_at)` },
-	];
-	if (resource.changeFields?.updated) {
-		options.unshift({
-			name: 'Created or Updated',
-			value: 'createdOrUpdated',
-			description: `A ${resource.displayName.toLowerCase()} is created or changes (updated_at)`,
-		});
-	}
+	const options = eventsOf(resource).map((event) => ({
+		name: event.name,
+		value: event.value,
+		description: event.description(resource, event.changeField(resource) as string),
+	}));
 	return {
 		displayName: 'Event',
 		name: 'event',
 		type: 'options',
 		options,
-		default: defaultEvent(options),
+		default: firstOf(options),
 		displayOptions: { show: { resource: [resource.value] } },
 		hint: resource.changeFields?.updated
 			? undefined
@@ -53,18 +47,40 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 	};
 }
 
+/** What the first poll after the user activates or republishes the workflow does (README: How the trigger works). */
+const onActivationOption: INodeProperties = {
+	displayName: 'On Activation',
+	name: 'onActivation',
+	type: 'options',
+	options: [
+		{
+			name: 'Resume',
+			value: 'resume',
+			description: 'Send the changes made since the last poll, also those made while the workflow was off',
+		},
+		{
+			name: 'Start From Now',
+			value: 'startFromNow',
+			description: 'Each time you activate or publish the workflow, skip what changed while it was off (n8n restarting still resumes)',
+		},
+	],
+	default: 'resume',
+};
+
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Look-Back Window (Minutes)',
 			name: 'lookbackMinutes',
 			type: 'number',
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: LOOKBACK_MAX_MINUTES },
 			default: 0,
 			description:
-				'Also re-read this many minutes before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
+				'Also re-read this many minutes (at most 10080, 7 days) before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
 		},
-		selectOption(resource),
+		selectOption(),
+		maxRequestsOption,
+		onActivationOption,
 	];
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });

@@ -52,10 +52,29 @@ export const WRITE_ENVELOPE = 'data';
 export const SHAPE_BODY_FIELD = 'shape';
 
 export const HTTP = {
-	timeoutMs: 30_000,
+	/**
+	 * Total time one attempt may take: connecting, provisioning a token if due, the headers and the
+	 * whole body. A server that trickles its answer cannot keep a run alive past it.
+	 */
+	deadlineMs: 120_000,
+	/** An answer larger than this is refused ("answer too large") instead of being held in memory. */
+	maxBodyBytes: 64 * 1024 * 1024,
 	maxAttempts: 5,
 	backoffBaseMs: 500,
 	backoffMaxMs: 30_000,
 	/** A server's Retry-After longer than this is not waited for: the error goes to the user. */
 	retryAfterMaxMs: 120_000,
+	/**
+	 * Freshly provisioned tokens the server may refuse (401) within one node run before the run
+	 * stops: renewing once more per item would provision hundreds of times against a broken server.
+	 */
+	refusedFreshTokensPerRun: 2,
+	/** Token requests that may fail transiently (429, 5xx, network) within one node run. */
+	failedProvisioningsPerRun: 5,
+	/**
+	 * Requests one page walk (Return All, Limit, a trigger poll) may send unless the user raises
+	 * Options → Max Requests. Under a condition the server reads a bounded number of records per
+	 * request (pages come back short or empty), so 1,000,000 employees may take ~20,000 requests.
+	 */
+	walkMaxRequests: 30_000,
 } as const;

@@ -46,13 +46,18 @@ export function sortNewestFirst<T extends DatedEntry>(entries: readonly T[]): T[
 	});
 }
 
-/** Replaces every dated array in `properties` by its value in force on `date`. */
+/**
+ * Replaces every dated array in `properties` by its value in force on `date`. The spec's
+ * `properties` hold `custom_properties` (an object) and dated histories only, so an empty array
+ * there is an empty history: nothing is in force, the value is null.
+ */
 export function flattenDatedProperties(record: IDataObject, date: string): IDataObject {
 	const properties = record.properties;
 	if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return record;
 	const flattened: IDataObject = {};
 	for (const [key, value] of Object.entries(properties as IDataObject)) {
-		flattened[key] = isDatedArray(value) ? (valueInForce(value, date) as IDataObject[keyof IDataObject]) : value;
+		const emptyHistory = Array.isArray(value) && value.length === 0;
+		flattened[key] = emptyHistory || isDatedArray(value) ? (valueInForce(value as DatedEntry[], date) as IDataObject[keyof IDataObject]) : value;
 	}
 	return { ...record, properties: flattened };
 }

@@ -1,76 +1,122 @@
-import type { IDataObject } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PAGE_SIZE_MAX, QUERY } from './apiChoices';
+import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
 import type { ApiContext, ApiRequest } from './transport';
 import { apiRequest } from './transport';
+import { redactShapes } from './transport/redact';
+import { checkWholeNumber } from './validation';
 
 interface CursorPage {
-	data?: IDataObject[];
-	pagination?: { end_cursor?: string | null; has_next_page?: boolean };
+	data: IDataObject[];
+	pagination?: unknown;
 }
 
-/**
- * The cursors followed lately, to stop a server that loops (A → B → A) as well as one that
- * repeats itself. Bounded, so a walk of any length keeps flat memory.
- */
-class RecentCursors {
-	private static readonly KEEP = 1000;
-
-	private readonly cursors = new Set<string>();
-
-	has(cursor: string): boolean {
-		return this.cursors.has(cursor);
-	}
-
-	add(cursor: string): void {
-		this.cursors.add(cursor);
-		if (this.cursors.size > RecentCursors.KEEP) {
-			this.cursors.delete(this.cursors.values().next().value as string);
-		}
-	}
-}
+/** Options → Max Requests of the list operations and the trigger. */
+export const maxRequestsOption: INodeProperties = {
+	displayName: 'Max Requests',
+	name: 'maxRequests',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 30000,
+	description:
+		'The most requests one listing may send before it stops with an error. Pages under a condition can be short or empty, so a large organization may need many; raise it if a legitimate listing reaches it.',
+};
 
 export interface PageOptions {
 	/** Stop after this many records; undefined: every record. */
 	limit?: number;
+	/** Requests this walk may send (Options → Max Requests, checked by readMaxRequests); the package's default when undefined. */
+	maxRequests?: number;
 	itemIndex?: number;
+}
+
+/** A cursor for messages: the server's text, shortened and free of anything token-shaped. */
+function shown(cursor: string): string {
+	const text = redactShapes(cursor);
+	return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+function describe(value: unknown): string {
+	if (value === undefined) return 'missing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
+	return Array.isArray(value) ? 'an array' : `${typeof value === 'object' ? 'an object' : `a ${typeof value}`}`;
+}
+
+/** The most a user may set: bounded, so a typo cannot turn a runaway walk into an endless one. */
+const MAX_REQUESTS_CEILING = 10_000_000;
+
+/** Options → Max Requests as given (an expression may give text): a whole number, or a named error. */
+export function readMaxRequests(value: unknown): number {
+	return value === undefined || value === '' ? HTTP.walkMaxRequests : checkWholeNumber(value, 'Options › Max Requests', 1, MAX_REQUESTS_CEILING);
 }
 
 /**
  * Follows `end_cursor` forward until the server says there is no next page. Pages may be short or
  * empty (a condition reads a bounded number of records per request), so only `has_next_page`
- * ends the walk. Yields one page at a time: nothing here grows with the number of pages.
+ * ends the walk, and the server is not trusted to end it: the walk stops with an error naming the
+ * endpoint when a cursor comes back that it already followed (any cycle; cursors are remembered
+ * as digests), when `has_next_page` is true without a usable `end_cursor`, when a record comes
+ * twice, or when the request budget runs out. Yields one page at a time.
  */
 export async function* pagesOf(
 	this: ApiContext,
 	request: ApiRequest,
 	options: PageOptions = {},
 ): AsyncGenerator<IDataObject[]> {
-	const { limit } = options;
+	const { limit, itemIndex } = options;
+	const budget = options.maxRequests ?? HTTP.walkMaxRequests;
+	const endpoint = `${request.method} ${request.path}`;
+	const stop = (why: string) => new NodeOperationError(this.getNode(), `${endpoint}: ${why}`, { itemIndex });
+	const followed = new Set<string>();
+	const ids = new Set<unknown>();
 	let after: string | undefined;
 	let fetched = 0;
-	const used = new RecentCursors();
+	let requests = 0;
 	while (limit === undefined || fetched < limit) {
+		if (requests >= budget) {
+			throw stop(
+				`stopped after ${requests} requests without reaching the last page (Options → Max Requests is ${budget}); raise Max Requests if this listing is legitimately that long, or narrow it with filters`,
+			);
+		}
 		const first = limit === undefined ? PAGE_SIZE_MAX : Math.min(PAGE_SIZE_MAX, limit - fetched);
+		requests++;
 		const page = await apiRequest.call<ApiContext, [ApiRequest], Promise<CursorPage>>(this, {
 			...request,
+			expect: 'list',
 			query: { ...request.query, [QUERY.first]: first, [QUERY.after]: after },
 		});
-		const records = (page.data ?? []).slice(0, first);
+		const pagination = page.pagination;
+		if (pagination === null || typeof pagination !== 'object' || Array.isArray(pagination)) {
+			throw stop(`the answer has no "pagination" object (got ${describe(pagination)}); stopped instead of guessing whether more pages exist`);
+		}
+		const { has_next_page: hasNext, end_cursor: next } = pagination as IDataObject;
+		if (typeof hasNext !== 'boolean') {
+			throw stop(`"pagination.has_next_page" is ${describe(hasNext)}, expected true or false; stopped instead of guessing`);
+		}
+		const records = page.data.slice(0, first);
+		for (const record of records) {
+			const id = record.id;
+			if (id === undefined || id === null) continue;
+			if (ids.has(id)) {
+				throw stop(`the API sent record ${redactShapes(String(id))} twice in one listing; stopped instead of returning it twice`);
+			}
+			ids.add(id);
+		}
 		fetched += records.length;
 		yield records;
 
-		if (!page.pagination?.has_next_page) return;
-		const next = page.pagination.end_cursor ?? undefined;
-		if (!next || used.has(next)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The API said more ${request.path} records exist but gave no new cursor (${next ? `pagination[after]=${next} was already used` : 'end_cursor is empty'}); stopped instead of asking for the same pages again`,
-				{ itemIndex: options.itemIndex },
-			);
+		if (!hasNext) return;
+		if (typeof next !== 'string' || next === '') {
+			throw stop(`the API said more records exist but "pagination.end_cursor" is ${describe(next)}, expected a cursor; stopped instead of asking for the same pages again`);
 		}
-		used.add(next);
+		const digest = createHash('sha256').update(next).digest('base64');
+		if (followed.has(digest)) {
+			throw stop(`the API sent cursor ${shown(next)} again after ${requests} requests (pages in a loop); stopped instead of asking for the same pages again`);
+		}
+		followed.add(digest);
 		after = next;
 	}
 }

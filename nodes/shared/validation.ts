@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
+import { InputError } from './errors';
 import type { FieldDefinition } from './registry';
 
-export const uuidSchema = z.string().uuid();
+/**
+ * The spec says "UUID strings" and nothing about versions. zod's own `uuid()` changed between
+ * majors (zod 4 checks the version and variant digits, so `00000000-0000-0000-0000-000000000001`
+ * passes zod 3 and fails zod 4, and n8n decides which zod the package gets): any 8-4-4-4-12 hex.
+ */
+export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 const dateSchema = z.string().date();
 const dateTimeSchema = z.string().datetime({ offset: true });
 
@@ -66,4 +72,16 @@ export function checkValue(field: FieldDefinition, raw: string): string | undefi
 	const value = raw.trim();
 	if (!schemaOf(field).safeParse(value).success) return undefined;
 	return field.type === 'dateTime' ? normalizeDateTime(value) : value;
+}
+
+/**
+ * A whole number between `min` and `max` from a number field. An expression may hand over the
+ * number as text ("10"): that counts; anything else is an error naming the field, never clamped.
+ */
+export function checkWholeNumber(raw: unknown, label: string, min: number, max: number): number {
+	const value = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+		throw new InputError(`${label}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+	}
+	return value;
 }

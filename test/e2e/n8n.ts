@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, openSync, closeSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -203,13 +204,67 @@ function extractTarball(tarball: Buffer, dest: string): Promise<void> {
 	});
 }
 
+/** Unpacks the tarball at <nodes>/node_modules/<name> and writes the package.json npm would leave. */
+async function extractIntoNodesFolder(tarball: Buffer, nodesDir: string): Promise<string> {
+	const staging = path.join(nodesDir, 'node_modules', '.staging');
+	mkdirSync(staging, { recursive: true });
+	await extractTarball(tarball, staging);
+	const pkg = JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as { name: string; version: string };
+	const packageDir = path.join(nodesDir, 'node_modules', pkg.name);
+	renameSync(staging, packageDir);
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [pkg.name]: pkg.version } }, null, 2),
+	);
+	return packageDir;
+}
+
+/**
+ * `npm install <tarball> ...args` in the (empty) nodes folder, as a user runs it: the environment is
+ * baseEnv's (PATH with this n8n's node first, HOME for the user's npm config and cache), none of the
+ * npm_config_* variables of a calling `npm run`. Throws with npm's output when npm fails or when the
+ * package did not land in <nodes>/node_modules; returns the run and the package's folder.
+ */
+async function npmInstallIntoNodesFolder(
+	install: N8nInstall,
+	userFolder: string,
+	tarball: Buffer,
+	npmInstallArgs: string[],
+): Promise<{ run: NpmInstallRun; packageDir: string }> {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const tarballFile = path.join(userFolder, 'package.tgz');
+	writeFileSync(tarballFile, tarball);
+	const args = ['install', tarballFile, ...npmInstallArgs];
+	const res = await run('npm', args, { cwd: nodesDir, env: baseEnv(install, userFolder), timeoutMs: 300_000 });
+	const fail = (why: string) =>
+		new Error(`npm ${args.join(' ')} in ${nodesDir}: ${why}\nstdout:\n${res.stdout.slice(-4000)}\nstderr:\n${res.stderr.slice(-4000)}`);
+	if (res.rc !== 0) throw fail(`rc ${res.rc}`);
+	// npm records what it installed in the folder's package.json: one dependency, the tarball.
+	const manifest = path.join(nodesDir, 'package.json');
+	const deps = existsSync(manifest)
+		? Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {})
+		: [];
+	const packageDir = deps.length === 1 ? path.join(nodesDir, 'node_modules', deps[0]) : undefined;
+	if (!packageDir || !existsSync(path.join(packageDir, 'package.json'))) {
+		throw fail(`the package is not in ${nodesDir}/node_modules (dependencies recorded there: ${JSON.stringify(deps)})`);
+	}
+	return { run: { ...res, args }, packageDir };
+}
+
+export interface NpmInstallRun extends CliResult {
+	/** npm's arguments: install <tarball> ...npmInstallArgs */
+	args: string[];
+}
+
 export interface N8nUserFolder {
 	key: string;
 	install: N8nInstall;
 	/** N8N_USER_FOLDER; n8n's data is in `<userFolder>/.n8n`. */
 	userFolder: string;
-	/** Where the package was extracted, or undefined when prepared without it. */
+	/** Where the package was installed, or undefined when prepared without it. */
 	packageDir?: string;
+	/** The `npm install` run, when the package was installed with npm. */
+	npmInstall?: NpmInstallRun;
 	/** Full environment for n8n processes (without ports: each process gets its own). */
 	env: NodeJS.ProcessEnv;
 	/** Runs `n8n <args>` with this folder's environment (fresh task-broker port each time). */
@@ -218,11 +273,23 @@ export interface N8nUserFolder {
 	cleanup(): void;
 }
 
+/**
+ * How the packed package gets into `.n8n/nodes`:
+ * - 'extract' (default): unpacked where npm would put it, with the package.json npm would leave;
+ *   no npm run, fast.
+ * - { npmInstallArgs }: installed as a user does from a shell: `npm install <tarball> ...args` run in
+ *   the empty nodes folder, with a user's environment (no npm_config_* of the calling `npm run`, no
+ *   project .npmrc: the user folder is outside the project, so npm does not climb up to it).
+ */
+export type PackageInstall = 'extract' | { npmInstallArgs: string[] };
+
 export interface PrepareOptions {
 	/** Install the packed project package (default true). */
 	withPackage?: boolean;
 	/** Package folder to pack and install (default: PACKAGE_SOURCE, the project root). */
 	packageFrom?: string;
+	/** How the package is installed (default 'extract'). */
+	install?: PackageInstall;
 	/** Extra environment for every n8n process of this folder. */
 	env?: Record<string, string>;
 }
@@ -268,29 +335,32 @@ export function baseEnv(install: N8nInstall, userFolder: string): NodeJS.Process
 /** A fresh user folder for `key`, with the packed package at .n8n/nodes/node_modules/<name>. */
 export async function prepareUserFolder(key: string, opts: PrepareOptions = {}): Promise<N8nUserFolder> {
 	const install = n8nInstance(key);
-	mkdirSync(TMP_DIR, { recursive: true });
-	const userFolder = mkdtempSync(path.join(TMP_DIR, `${key}-`));
-	const n8nDir = path.join(userFolder, '.n8n');
-	mkdirSync(n8nDir, { recursive: true });
+	const mode = opts.install ?? 'extract';
+	// npm looks for the nearest folder with a package.json upwards: outside the project for npm.
+	const parent = mode === 'extract' ? TMP_DIR : tmpdir();
+	mkdirSync(parent, { recursive: true });
+	const userFolder = mkdtempSync(path.join(parent, `${key}-`));
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	mkdirSync(nodesDir, { recursive: true });
+
+	const removeFolder = () => {
+		if (process.env.N8N_E2E_KEEP !== '1') rmSync(userFolder, { recursive: true, force: true });
+	};
 
 	let packageDir: string | undefined;
+	let npmInstall: N8nUserFolder['npmInstall'];
 	if (opts.withPackage ?? true) {
-		const tarball = await packProject(opts.packageFrom ?? PACKAGE_SOURCE);
-		const nodesDir = path.join(n8nDir, 'nodes');
-		const staging = path.join(nodesDir, 'node_modules', '.staging');
-		mkdirSync(staging, { recursive: true });
-		await extractTarball(tarball, staging);
-		const pkg = JSON.parse(readFileSync(path.join(staging, 'package.json'), 'utf8')) as {
-			name: string;
-			version: string;
-		};
-		packageDir = path.join(nodesDir, 'node_modules', pkg.name);
-		renameSync(staging, packageDir);
-		// What `npm install` in n8n's nodes folder leaves behind.
-		writeFileSync(
-			path.join(nodesDir, 'package.json'),
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [pkg.name]: pkg.version } }, null, 2),
-		);
+		try {
+			const tarball = await packProject(opts.packageFrom ?? PACKAGE_SOURCE);
+			if (mode === 'extract') {
+				packageDir = await extractIntoNodesFolder(tarball, nodesDir);
+			} else {
+				({ run: npmInstall, packageDir } = await npmInstallIntoNodesFolder(install, userFolder, tarball, mode.npmInstallArgs));
+			}
+		} catch (error) {
+			removeFolder();
+			throw error;
+		}
 	}
 
 	const env = { ...baseEnv(install, userFolder), ...(opts.env ?? {}) };
@@ -299,6 +369,7 @@ export async function prepareUserFolder(key: string, opts: PrepareOptions = {}):
 		install,
 		userFolder,
 		packageDir,
+		npmInstall,
 		env,
 		async cli(args, cliOpts = {}) {
 			const brokerPort = await freePort();
@@ -314,10 +385,7 @@ export async function prepareUserFolder(key: string, opts: PrepareOptions = {}):
 				timeoutMs: cliOpts.timeoutMs,
 			});
 		},
-		cleanup() {
-			if (process.env.N8N_E2E_KEEP === '1') return;
-			rmSync(userFolder, { recursive: true, force: true });
-		},
+		cleanup: removeFolder,
 	};
 	return folder;
 }

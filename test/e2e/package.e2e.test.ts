@@ -122,4 +122,19 @@ describe(`n8n-nodes-personnel-data on ${key}`, () => {
 		expect(wf.active).toBe(true);
 		expect(server.logs()).not.toMatch(/could not be activated|There was a problem activating/i);
 	});
+
+	test("the node panel's search terms (codex alias) reach the editor", async () => {
+		if (!server) throw new Error('n8n did not start');
+		const types = (await (await server.request('GET', '/types/nodes.json')).json()) as Array<{
+			name: string;
+			codex?: { alias?: string[] };
+		}>;
+		for (const node of ['personnelData', 'personnelDataTrigger']) {
+			const alias = types.find((t) => t.name === `${NODE_TYPE_PREFIX}${node}`)?.codex?.alias;
+			expect({ node, alias }).toEqual({
+				node,
+				alias: expect.arrayContaining(['HR', 'Employee', 'Personnel', 'Time Report', 'Absence']),
+			});
+		}
+	});
 });

@@ -46,6 +46,8 @@ assertPackageBuilt();
 const ADMIN: CredentialRef = { id: 'pdWfCredAdmin01', name: 'Personnel Data admin (e2e)' };
 const LIMITED: CredentialRef = { id: 'pdWfCredLimit01', name: 'Personnel Data limited (e2e)' };
 const SHORT_TTL: CredentialRef = { id: 'pdWfCredTtl0001', name: 'Personnel Data short tokens (e2e)' };
+/** Admin of a second simulator whose employees have another customer's fields (the `remapped` schema). */
+const REMAPPED: CredentialRef = { id: 'pdWfCredRemap01', name: 'Personnel Data other customer (e2e)' };
 
 const WF = {
 	returnAll: 'pdWfReturnAll01',
@@ -56,6 +58,8 @@ const WF = {
 	errors: 'pdWfErrors00001',
 	trigger: 'pdWfTrigger0001',
 	tokenExpiry: 'pdWfTokenTtl001',
+	history: 'pdWfHistory0001',
+	discovered: 'pdWfDiscover001',
 } as const;
 
 const TRIGGER_NODE = 'Employee changes';
@@ -78,8 +82,26 @@ function credentialFile(ref: CredentialRef, sim: RunningSimulator, role: 'admin'
 	};
 }
 
-function workflows(conditionId: string, fileTransferId: string, ids: ErrorCaseIds): WorkflowFile[] {
+function workflows(conditionId: string, fileTransferId: string, ids: ErrorCaseIds, unitId: string): WorkflowFile[] {
 	return [
+		chainWorkflow(WF.discovered, 'E2E: filter and write fields the registry does not know', [
+			actionNode('Employees of one unit', REMAPPED, {
+				resource: 'employee',
+				operation: 'getMany',
+				limit: 2,
+				simplify: false,
+				filters: { filter: [{ field: 'organizational_unit_id', operator: 'eq', value: unitId }] },
+				options: { orderBy: 'employment_start_date', orderDirection: 'asc' },
+			}),
+			actionNode('Write their own fields', REMAPPED, {
+				resource: 'employee',
+				operation: 'update',
+				id: byId('={{ $json.id }}'),
+				fields: {},
+				datedValues: { entry: [{ property: 'weekly_hours', mode: 'replaceHistory', validFrom: '2026-03-01', value: '={{ 30 }}' }] },
+				fieldsByName: { field: [{ name: 'employment_start_date', value: '2018-08-01' }] },
+			}),
+		]),
 		chainWorkflow(WF.returnAll, 'E2E: all employees', [
 			actionNode('All employees', ADMIN, { resource: 'employee', operation: 'getMany', returnAll: true, simplify: false }),
 		]),
@@ -117,13 +139,39 @@ function workflows(conditionId: string, fileTransferId: string, ids: ErrorCaseId
 				operation: 'update',
 				id: byId('={{ $json.id }}'),
 				fields: {},
-				datedValues: { entry: [{ property: 'title', validFrom: '2026-12-01', value: 'Head of Things' }] },
+				datedValues: { entry: [{ property: 'title', mode: 'replaceHistory', validFrom: '2026-12-01', value: 'Head of Things' }] },
 			}),
 			actionNode('Get employee', ADMIN, {
 				resource: 'employee',
 				operation: 'get',
 				id: byId("={{ $('Create employee').item.json.id }}"),
 				simplify: false,
+			}),
+		]),
+		chainWorkflow(WF.history, 'E2E: update titles keeping the history', [
+			actionNode('Create employee', ADMIN, {
+				resource: 'employee',
+				operation: 'create',
+				first_name: 'Grace',
+				last_name: 'History',
+				datedValues: {
+					entry: [
+						{ property: 'title', validFrom: '', value: 'Trainee' },
+						{ property: 'title', validFrom: '2024-01-01', value: 'Analyst' },
+					],
+				},
+			}),
+			actionNode('Add a title', ADMIN, {
+				resource: 'employee',
+				operation: 'update',
+				id: byId('={{ $json.id }}'),
+				datedValues: { entry: [{ property: 'title', validFrom: '2026-12-01', value: 'Head of Things' }] },
+			}),
+			actionNode('Remove a title', ADMIN, {
+				resource: 'employee',
+				operation: 'update',
+				id: byId('={{ $json.id }}'),
+				datedValues: { entry: [{ property: 'title', mode: 'remove', validFrom: '2024-01-01' }] },
 			}),
 		]),
 		chainWorkflow(WF.transfer, 'E2E: wait for a file transfer', [
@@ -175,6 +223,8 @@ describe(`issue 5 workflows on ${key}`, () => {
 	let ids: ErrorCaseIds;
 	let conditionId: string;
 	let fileTransferId: string;
+	let remapped: RunningSimulator;
+	let unitId: string;
 
 	const sim = () => simulator.sim;
 	/** Employees the admin role can list: all but hidden ones. */
@@ -211,6 +261,10 @@ describe(`issue 5 workflows on ${key}`, () => {
 
 	beforeAll(async () => {
 		simulator = await startSimulator({ seed: 11 });
+		remapped = await startSimulator({ seed: 12, employeeSchema: 'remapped', sizes: { employees: 60 } });
+		const units = remapped.sim.getRecords('employees').map((r) => String(r.organizational_unit_id));
+		// The unit with the most employees, so that the filter has more than one match.
+		unitId = units.sort((a, b) => units.filter((u) => u === b).length - units.filter((u) => u === a).length)[0];
 		conditionId = sim().conditionIds().fullTime;
 		fileTransferId = sim().createFileTransfer({ deliverAfterReads: 3 }).id;
 		const restricted = sim().restrictedIds().employees;
@@ -227,8 +281,9 @@ describe(`issue 5 workflows on ${key}`, () => {
 			credentialFile(ADMIN, simulator, 'admin'),
 			credentialFile(LIMITED, simulator, 'limited'),
 			credentialFile(SHORT_TTL, simulator, 'admin'),
+			credentialFile(REMAPPED, remapped, 'admin'),
 		]);
-		await importWorkflow(folder, workflows(conditionId, fileTransferId, ids));
+		await importWorkflow(folder, workflows(conditionId, fileTransferId, ids, unitId));
 		server = await startServer(folder);
 		expect(loadProblems(server.logs())).toEqual([]);
 	});
@@ -237,6 +292,7 @@ describe(`issue 5 workflows on ${key}`, () => {
 		await server?.stop();
 		folder?.cleanup();
 		await simulator?.close();
+		await remapped?.close();
 	});
 
 	afterEach(() => {
@@ -317,6 +373,31 @@ describe(`issue 5 workflows on ${key}`, () => {
 		const patch = apiRequests().find((r) => r.method === 'PATCH');
 		expect(patch?.path).toBe(`/v1/org/employees/${String(created.id)}`);
 		expect(patch?.body).toEqual({ data: { properties: { title: [{ valid_from: '2026-12-01', value: 'Head of Things' }] } } });
+	});
+
+	test('4b. Employee Update with the default mode adds a title and keeps the others; Remove takes one out: GET + PATCH each', async () => {
+		sim().clearRequests();
+		const execution = await run(WF.history);
+		const [created] = items(execution, 'Create employee');
+		const [added] = items(execution, 'Add a title');
+		const [removed] = items(execution, 'Remove a title');
+		expect((added.properties as Record<string, DatedEntry[]>).title).toEqual([
+			{ valid_from: '2026-12-01', value: 'Head of Things' },
+			{ valid_from: '2024-01-01', value: 'Analyst' },
+			{ valid_from: null, value: 'Trainee' },
+		]);
+		expect((removed.properties as Record<string, DatedEntry[]>).title).toEqual([
+			{ valid_from: '2026-12-01', value: 'Head of Things' },
+			{ valid_from: null, value: 'Trainee' },
+		]);
+		const id = String(created.id);
+		expect(apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /v1/org/employees',
+			'GET /v1/org/employees',
+			`PATCH /v1/org/employees/${id}`,
+			'GET /v1/org/employees',
+			`PATCH /v1/org/employees/${id}`,
+		]);
 	});
 
 	test('5. File Transfer: Get with Wait for Delivery returns it delivered', async () => {
@@ -420,5 +501,57 @@ describe(`issue 5 workflows on ${key}`, () => {
 		const pages = apiRequests().filter((r) => r.path === '/v1/org/employees');
 		expect(pages.filter((r) => r.status === 200).length).toBe(Math.ceil(expected.length / 100));
 		expect(pages.every((r) => r.status === 200 || r.status === 401)).toBe(true);
+	});
+	test('10. Another customer\'s fields: the form lists them from its records, a workflow filters and writes them', async () => {
+		// The editor's call for the Filters › Field choices, through n8n's REST API.
+		remapped.sim.clearRequests();
+		const choices = await server.rest<Array<{ name: string; value: string }>>('POST', '/rest/dynamic-node-parameters/options', {
+			nodeTypeAndVersion: { name: 'n8n-nodes-personnel-data.personnelData', version: 1 },
+			methodName: 'getFilterFields',
+			path: 'filters.filter.field',
+			currentNodeParameters: { resource: 'employee', operation: 'getMany' },
+			credentials: { personnelDataApi: REMAPPED },
+		});
+		expect(choices.map((choice) => choice.value)).toEqual(expect.arrayContaining(['organizational_unit_id', 'employment_start_date', 'deleted_at', 'updated_at']));
+		expect(remapped.sim.requests().filter((r) => r.path === '/v1/org/employees')).toHaveLength(1);
+
+		// The two earliest starters of the unit, worked out before the workflow changes their start dates.
+		const expected = remapped.sim
+			.getRecords('employees')
+			.filter((r) => r.organizational_unit_id === unitId)
+			.sort((a, b) => String(a.employment_start_date).localeCompare(String(b.employment_start_date)) || (a.id < b.id ? -1 : 1))
+			.slice(0, 2)
+			.map((r) => r.id);
+		expect(expected).toHaveLength(2);
+		remapped.sim.clearRequests();
+		const execution = await run(WF.discovered);
+		expect(items(execution, 'Employees of one unit').map((r) => r.id)).toEqual(expected);
+		const list = remapped.sim.requests().find((r) => r.path === '/v1/org/employees');
+		expect(decodeURIComponent(list?.rawQuery ?? '')).toContain(`filters[organizational_unit_id][value]=${unitId}`);
+
+		const written = items(execution, 'Write their own fields');
+		expect(written.map((r) => r.id)).toEqual(expected);
+		for (const record of remapped.sim.getRecords('employees', expected)) {
+			expect(record.employment_start_date).toBe('2018-08-01');
+			expect((record.properties as Record<string, unknown>).weekly_hours).toEqual([{ valid_from: '2026-03-01', value: 30 }]);
+		}
+		const patches = remapped.sim.requests().filter((r) => r.method === 'PATCH');
+		expect(patches.map((r) => r.body)).toEqual(
+			expected.map(() => ({ data: { employment_start_date: '2018-08-01', properties: { weekly_hours: [{ valid_from: '2026-03-01', value: 30 }] } } })),
+		);
+	});
+
+	test('11. A proxy\'s HTML page (200) in the middle of a Return All fails the execution instead of returning a short list', async () => {
+		sim().clearRequests();
+		// Page 1 is real; the first request that follows a cursor gets an HTML login page with 200.
+		sim().queueFault({ pathPrefix: '/v1/org/employees', queryIncludes: 'pagination%5Bafter%5D', status: 'html200', count: 1 });
+		const executionId = await server.runFromTrigger(WF.returnAll, 'Start');
+		const execution = await server.waitForExecution(executionId, 120_000);
+		expect(execution.status).toBe('error');
+		const error = nodeError(execution.data.resultData, 'All employees');
+		expect(error?.message).toBe('The Personnel Data API answered GET /v1/org/employees with 200 but expected JSON, got text/html, 55 bytes');
+		expect(items(execution, 'All employees')).toEqual([]);
+		const pages = apiRequests().filter((r) => r.path === '/v1/org/employees');
+		expect(pages.map((r) => r.fault ?? r.status)).toEqual([200, 'html200']);
 	});
 });

@@ -8,6 +8,9 @@ export {
 	type NodeRuntimeOptions,
 	type PollOptions,
 	type PollResult,
+	type ToolCallOptions,
+	type ToolCallResult,
+	type PollSession,
 } from './node-runtime';
 export {
 	CredentialStore,

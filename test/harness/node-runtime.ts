@@ -15,8 +15,10 @@ import {
 	LoadOptionsContext,
 	PollContext,
 	RoutingNode,
+	SupplyDataContext,
 	WorkflowExecute,
 } from 'n8n-core';
+import { makeHandleToolInvocation } from 'n8n-core/dist/execution-engine/node-execution-context/utils/get-input-connection-data';
 import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import type {
 	ICredentialDataDecryptedObject,
@@ -43,6 +45,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
+	NodeConnectionTypes,
 	NodeHelpers,
 	UnexpectedError,
 	Workflow,
@@ -100,6 +103,8 @@ export interface ExecuteOptions extends NodeSelection {
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	/** Default `manual` (editor run); `trigger`/`webhook` for production runs. */
 	mode?: WorkflowExecuteMode;
+	/** The execution's cancel signal (what n8n aborts when a user stops a running execution). */
+	abortSignal?: AbortSignal;
 }
 
 export interface ExecuteResult {
@@ -112,6 +117,23 @@ export interface ExecuteResult {
 	error?: Error;
 	hints: NodeExecutionHint[];
 	/** Lines logged during this call. */
+	logs: string[];
+}
+
+export interface ToolCallOptions extends Omit<NodeSelection, 'nodeType'> {
+	/** The node that is used as a tool, e.g. `personnelData`: the call runs `<nodeType>Tool`. */
+	nodeType: string;
+	/** The arguments the model passed (what `$fromAI(...)` reads). */
+	args: IDataObject;
+}
+
+export interface ToolCallResult {
+	/** The tool message the model gets (n8n's JSON of the output items), when the call did not throw. */
+	response?: string;
+	/** What the call threw: n8n 2.8 then ends the agent's run. */
+	error?: Error;
+	/** The tool description n8n gives the model (`getToolDescriptionForNode`). */
+	description: string;
 	logs: string[];
 }
 
@@ -133,6 +155,11 @@ export interface PollResult {
 	/** The node's static data after the poll (a copy). */
 	staticData: IDataObject;
 	logs: string[];
+}
+
+/** The scheduled polls of one activation (see `NodeRuntime.activatePolling`). */
+export interface PollSession {
+	poll(): Promise<PollResult>;
 }
 
 export interface LoadOptionsCall extends NodeSelection {
@@ -191,9 +218,30 @@ class NodeTypeRegistry implements INodeTypes {
 	}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
-		const type = this.types.get(this.shortName(nodeType));
+		const name = this.shortName(nodeType);
+		const type = this.types.get(name) ?? this.toolVariant(name);
 		if (!type) throw new UnexpectedError(`Unrecognized node type: ${nodeType}`);
 		return type;
+	}
+
+	/**
+	 * `<name>Tool` of a `usableAsTool` node, as n8n's NodeTypes builds it at run time
+	 * (`convertNodeToAiTool`): the same node and properties, no main input, one ai_tool output.
+	 */
+	private toolVariant(name: string): INodeType | undefined {
+		const base = name.endsWith('Tool') ? this.types.get(name.slice(0, -'Tool'.length)) : undefined;
+		if (!base || 'nodeVersions' in base || !base.description.usableAsTool) return undefined;
+		const description: INodeTypeDescription = {
+			...base.description,
+			name,
+			displayName: `${base.description.displayName} Tool`,
+			inputs: [],
+			outputs: [NodeConnectionTypes.AiTool],
+		};
+		delete description.usableAsTool;
+		const tool = Object.create(base, { description: { value: description } }) as INodeType;
+		this.types.set(name, tool);
+		return tool;
 	}
 
 	getByNameAndVersion(nodeType: string, version?: number): INodeType {
@@ -214,6 +262,8 @@ function allVersions(type: INodeType | IVersionedNodeType): INodeType[] {
 	return 'nodeVersions' in type ? Object.values(type.nodeVersions) : [type];
 }
 
+let runtimeCounter = 0;
+
 export class NodeRuntime {
 	readonly logger = new CapturingLogger();
 	readonly credentialStore = new CredentialStore();
@@ -224,6 +274,8 @@ export class NodeRuntime {
 	/** The workflow's static data (`node:<name>` / `global`), as stored with the workflow. */
 	private workflowStaticData: IDataObject = {};
 	private executionCounter = 0;
+	/** Unique per runtime, like a workflow id in n8n's database (nodes may key in-process state by it). */
+	private readonly workflowId = `harness-workflow-${++runtimeCounter}`;
 
 	constructor(options: NodeRuntimeOptions) {
 		activateN8nContainer(this.logger);
@@ -303,11 +355,23 @@ export class NodeRuntime {
 				0,
 				additionalData,
 				mode,
+				options.abortSignal,
 			);
 			if (!('data' in response)) {
 				throw new UnexpectedError('The node asked the engine to run sub-nodes; not supported here');
 			}
 			this.commitStaticData(workflow, mode);
+			// WorkflowExecute.processRunExecutionData: under "Continue (using error output)" the
+			// engine moves the items that carry an error to the extra error output. (With a
+			// source node it also merges the input item's json into them; here there is none.)
+			if (response.data && onError === 'continueErrorOutput') {
+				workflowExecute.handleNodeErrorOutput(workflow, executeData, response.data, 0);
+			}
+			// ... and stores an item that carries an error as `{ json: { error: message }, error }`,
+			// whatever else its json held.
+			for (const item of (response.data ?? []).flatMap((output) => output ?? [])) {
+				if (item.error !== undefined) item.json = { error: item.error.message };
+			}
 			return { items: response.data ?? [], hints: response.hints ?? [], logs: this.logsSince(logStart) };
 		} catch (caught) {
 			const error = toError(caught);
@@ -322,6 +386,33 @@ export class NodeRuntime {
 				hints: [],
 				logs: this.logsSince(logStart),
 			};
+		}
+	}
+
+	// ---------------------------------------------------------------- tool call
+
+	/**
+	 * One call of an AI Agent's tool: n8n-core's own `makeHandleToolInvocation` runs the node's
+	 * `<nodeType>Tool` variant in a `SupplyDataContext` with `args` as its input item, as the
+	 * Tools Agent does on n8n 2.8; the result is the text the model gets, or what was thrown.
+	 */
+	async invokeTool(options: ToolCallOptions): Promise<ToolCallResult> {
+		const logStart = this.begin();
+		const node = this.buildNode({ ...options, nodeType: `${options.nodeType}Tool` }, {});
+		const workflow = this.buildWorkflow(node, true);
+		const additionalData = this.additionalData();
+		const runExecutionData = createRunExecutionData();
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const executeData: IExecuteData = { node, data: { main: [[{ json: {} }]] }, source: null };
+		const contextFactory = (runIndex: number) =>
+			new SupplyDataContext(workflow, node, additionalData, 'manual', runExecutionData, runIndex, [], {}, NodeConnectionTypes.AiTool, executeData, []);
+		const invoke = makeHandleToolInvocation(contextFactory, node, nodeType, runExecutionData);
+		const description = NodeHelpers.getToolDescriptionForNode(node, nodeType);
+		try {
+			const response = await invoke(options.args);
+			return { response, description, logs: this.logsSince(logStart) };
+		} catch (caught) {
+			return { error: toError(caught), description, logs: this.logsSince(logStart) };
 		}
 	}
 
@@ -358,6 +449,45 @@ export class NodeRuntime {
 			error,
 			staticData: plain(workflow.getStaticData('node', node)),
 			logs: this.logsSince(logStart),
+		};
+	}
+
+	/**
+	 * An active workflow's poller as n8n runs it (ActiveWorkflows.activatePolling): one Workflow and
+	 * one PollContext for the activation and all of its scheduled polls, which may overlap (n8n does
+	 * not wait for one poll to end before the next). The static data lives in that Workflow; as in
+	 * n8n, it is saved after the activation's first poll unless that failed
+	 * (ActiveWorkflowManager.add) and whenever a poll emits (`__emit`). Deactivating and activating
+	 * again, republishing, or restarting n8n is a new session: it starts from what was saved.
+	 */
+	activatePolling(options: Omit<PollOptions, 'mode'>): PollSession {
+		const node = this.buildNode(options, {});
+		const workflow = this.buildWorkflow(node, false);
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const poll = nodeType.poll;
+		if (!poll) throw new UnexpectedError(`${node.type} has no poll()`);
+		const context = new PollContext(workflow, node, this.additionalData(), 'trigger', options.activation ?? 'activate');
+		let polls = 0;
+		return {
+			poll: async (): Promise<PollResult> => {
+				const logStart = this.begin();
+				const activationPoll = polls++ === 0;
+				let items: INodeExecutionData[][] | null | undefined;
+				let error: Error | undefined;
+				try {
+					items = await poll.call(context);
+				} catch (caught) {
+					error = toError(caught);
+				}
+				const emitted = items !== null && items !== undefined;
+				if ((activationPoll && !error) || emitted) this.workflowStaticData = plain(workflow.staticData);
+				return {
+					items: error ? undefined : items,
+					error,
+					staticData: plain(workflow.getStaticData('node', node)),
+					logs: this.logsSince(logStart),
+				};
+			},
 		};
 	}
 
@@ -597,7 +727,7 @@ export class NodeRuntime {
 	 */
 	private buildWorkflow(node: INode, manual: boolean): Workflow {
 		return new Workflow({
-			id: 'harness-workflow',
+			id: this.workflowId,
 			name: 'Harness workflow',
 			nodes: [node],
 			connections: {},

@@ -3,6 +3,7 @@ import { PersonnelData } from '../../nodes/PersonnelData/PersonnelData.node';
 import { PersonnelDataTrigger } from '../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
 import { NodeRuntime } from '../harness';
 import { expectNoSecrets } from '../helpers/secrets';
+import type { SimulatorConfig } from '../simulator/simulator';
 import type { RunningSimulator, StartOptions } from '../simulator/server';
 import { startSimulator } from '../simulator/server';
 
@@ -41,6 +42,68 @@ export async function startTestBed(options: StartOptions = {}): Promise<TestBed>
 	useCredential(bed);
 	watchForSecrets(bed);
 	return bed;
+}
+
+/** A test bed that `useTestBed` starts and stops; read it only inside tests and hooks. */
+export interface TestBedAccessor extends TestBed {
+	/** Closes the current bed (checking it for secrets) and starts a new one with these options. */
+	restart(options?: StartOptions): Promise<void>;
+}
+
+export interface UseTestBedOptions {
+	/**
+	 * `file` (default): one bed for the enclosing describe block; after each test its faults are
+	 * cleared and its configuration (scan limit, token lifetime) and admin credential restored.
+	 * `test`: a fresh bed for each test.
+	 */
+	per?: 'file' | 'test';
+}
+
+/**
+ * Registers the hooks that start a test bed before the tests and close it after them (closing checks
+ * that no secret leaked), and returns the bed: its `simulator` and `runtime` are the current bed's.
+ */
+export function useTestBed(options: StartOptions = {}, { per = 'file' }: UseTestBedOptions = {}): TestBedAccessor {
+	let current: TestBed | undefined;
+	let startConfig: SimulatorConfig | undefined;
+	const bed = (): TestBed => {
+		if (current === undefined) throw new Error('The test bed is read outside a test: useTestBed() starts it in a before hook');
+		return current;
+	};
+	const start = async (startOptions: StartOptions): Promise<void> => {
+		current = await startTestBed(startOptions);
+		startConfig = current.simulator.sim.getConfig();
+	};
+	const stop = async (): Promise<void> => {
+		const closing = current;
+		current = undefined;
+		await closing?.simulator.close();
+	};
+	if (per === 'test') {
+		beforeEach(async () => await start(options));
+		afterEach(stop);
+	} else {
+		beforeAll(async () => await start(options));
+		afterAll(stop);
+		afterEach(() => {
+			const shared = bed();
+			shared.simulator.sim.clearFaults();
+			shared.simulator.sim.setConfig({ ...startConfig });
+			useCredential(shared, 'admin');
+		});
+	}
+	return {
+		get simulator() {
+			return bed().simulator;
+		},
+		get runtime() {
+			return bed().runtime;
+		},
+		restart: async (restartOptions: StartOptions = {}) => {
+			await stop();
+			await start(restartOptions);
+		},
+	};
 }
 
 interface SaltStore {
@@ -91,6 +154,7 @@ function watchForSecrets(bed: TestBed): void {
 	runtime.execute = record(runtime.execute.bind(runtime));
 	runtime.poll = record(runtime.poll.bind(runtime));
 	runtime.listSearch = record(runtime.listSearch.bind(runtime));
+	runtime.loadOptions = record(runtime.loadOptions.bind(runtime));
 	runtime.testCredential = record(runtime.testCredential.bind(runtime));
 	const close = simulator.close.bind(simulator);
 	simulator.close = async () => {

@@ -3,7 +3,7 @@ import { badRequest, forbidden, notFound } from './errors';
 import { isUuid } from './filters';
 import { parseSelect, project, runList, type ListResult } from './listing';
 import { assertKnownParameters } from './query';
-import { EMPLOYEE_FIELDS, LIST_DEFS, ORG_UNIT_SELECTABLE, type ListName } from './resources';
+import { LIST_DEFS, ORG_UNIT_SELECTABLE, type ListName } from './resources';
 import { listOk, ok, type ApiRequest, type Reply, type Route } from './routing';
 import { upsertSystemTimeType, validateSystemTimeType } from './systemTimeTypes';
 import { isJsonObject, type Json, type JsonObject, type ResourceName, type SimRecord } from './types';
@@ -14,7 +14,7 @@ function role(req: ApiRequest): 'admin' | 'limited' {
 
 function list(name: ListName, req: ApiRequest): ListResult {
 	const sim = req.sim;
-	const def = LIST_DEFS[name];
+	const def = name === 'employees' ? sim.employeeSchema.list : LIST_DEFS[name];
 	return runList(
 		{
 			collection: sim.collections[def.resource],
@@ -67,7 +67,7 @@ function requireAdmin(req: ApiRequest, what: string): void {
 
 function getEmployee(req: ApiRequest, params: Record<string, string>): Reply {
 	assertKnownParameters(req.query, ['select']);
-	const select = parseSelect(EMPLOYEE_FIELDS, req.query.select);
+	const select = parseSelect(req.sim.employeeSchema.list.fields, req.query.select);
 	return ok({ data: project(findOne(req, 'employees', params.id, 'id'), select) });
 }
 
@@ -75,19 +75,20 @@ function writeEmployee(mode: WriteMode): Route['handle'] {
 	return (req, params) => {
 		assertKnownParameters(req.query, []);
 		requireAdmin(req, mode === 'create' ? 'employee create' : 'employee update');
-		const data = validateEmployeeBody(req.body, mode);
 		const { sim } = req;
+		const schema = sim.employeeSchema;
+		const data = validateEmployeeBody(req.body, mode, schema);
 		const now = sim.clock.now();
 		const employees = sim.collections.employees;
 		if (mode === 'create') {
 			const base = { id: sim.newId(), org_id: sim.orgId, inserted_at: now, updated_at: now };
-			const record = applyEmployeeWrite(undefined, data, mode, base);
+			const record = applyEmployeeWrite(undefined, data, mode, base, schema);
 			employees.insert(record);
 			return ok({ data: record }, 201);
 		}
 		const existing = findOne(req, 'employees', params.id, 'id');
 		const base = { id: existing.id, org_id: existing.org_id ?? sim.orgId, inserted_at: existing.inserted_at ?? now, updated_at: now };
-		const record = applyEmployeeWrite(existing, data, mode, base);
+		const record = applyEmployeeWrite(existing, data, mode, base, schema);
 		employees.replace(record);
 		return ok({ data: record });
 	};
@@ -95,7 +96,7 @@ function writeEmployee(mode: WriteMode): Route['handle'] {
 
 /** POST /v1/org/employees/shape: `shape` maps output names to source paths like `properties.title`. */
 function shapeEmployees(req: ApiRequest): Reply {
-	const shape = validateShape(req.body);
+	const shape = validateShape(req.body, req.sim.employeeSchema.list.fields);
 	const result = list('employees', req);
 	const data = result.records.map((record) => {
 		const out: JsonObject = { id: record.id };
@@ -105,7 +106,7 @@ function shapeEmployees(req: ApiRequest): Reply {
 	return ok({ data, pagination: result.pagination });
 }
 
-function validateShape(body: Json | undefined): Record<string, string> {
+function validateShape(body: Json | undefined, fields: readonly string[]): Record<string, string> {
 	if (!isJsonObject(body) || !isJsonObject(body.shape) || Object.keys(body.shape).length === 0) {
 		throw badRequest('body', 'missing_field', 'shape: the body must be {"shape": {"<output name>": "<source field path>"}}');
 	}
@@ -113,8 +114,8 @@ function validateShape(body: Json | undefined): Record<string, string> {
 	for (const [name, path] of Object.entries(body.shape)) {
 		if (typeof path !== 'string') throw badRequest('body', 'invalid_type', `shape.${name}: expected a source field path string`);
 		const root = path.split('.')[0];
-		if (!(EMPLOYEE_FIELDS as readonly string[]).includes(root)) {
-			throw badRequest('body', 'unknown_field', `shape.${name}: unknown source field "${root}"; expected one of ${EMPLOYEE_FIELDS.join(', ')}`);
+		if (!fields.includes(root)) {
+			throw badRequest('body', 'unknown_field', `shape.${name}: unknown source field "${root}"; expected one of ${fields.join(', ')}`);
 		}
 		shape[name] = path;
 	}

@@ -1,8 +1,9 @@
 /**
- * `npm run simulator -- [--port N] [--employees N] [--token-ttl S] [--seed N] [--scan-limit N] [--json]`
+ * `npm run simulator -- [--port N] [--employees N] [--token-ttl S] [--seed N] [--scan-limit N] [--employee-schema standard|remapped] [--json]`
  * Starts the simulator and prints how to reach it; stays up until SIGINT or SIGTERM.
  * With --json it prints one JSON line ({baseUrl, port, credentials}) for scripts that spawn it.
  */
+import { EMPLOYEE_SCHEMA_NAMES, isEmployeeSchemaName } from './employeeSchemas';
 import { startSimulator, type StartOptions } from './server';
 
 function parseArgs(argv: readonly string[]): { options: StartOptions; json: boolean } {
@@ -22,6 +23,12 @@ function parseArgs(argv: readonly string[]): { options: StartOptions; json: bool
 			case '--token-ttl': options.tokenTtlSeconds = value(); break;
 			case '--seed': options.seed = value(); break;
 			case '--scan-limit': options.scanLimit = value(); break;
+			case '--employee-schema': {
+				const name = argv[++i] ?? '';
+				if (!isEmployeeSchemaName(name)) throw new Error(`${arg} needs one of ${EMPLOYEE_SCHEMA_NAMES.join(', ')}`);
+				options.employeeSchema = name;
+				break;
+			}
 			case '--json': json = true; break;
 			default: throw new Error(`unknown argument ${arg}`);
 		}

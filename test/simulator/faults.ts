@@ -18,17 +18,25 @@ export interface FaultConfig {
 /** "Fail the next `count` requests whose path starts with `pathPrefix` with `status`." */
 export interface QueuedFault {
 	pathPrefix: string;
-	/** An HTTP status, or 'drop' to destroy the socket. */
-	status: number | 'drop';
+	/**
+	 * An HTTP status, 'drop' to destroy the socket, or 'html200' for a 200 with an HTML page (what a
+	 * misconfigured proxy answers with its login page).
+	 */
+	status: number | 'drop' | 'html200';
 	count: number;
 	method?: string;
+	/** Only requests whose raw query contains this text (e.g. `pagination%5Bafter%5D`: not the first page). */
+	queryIncludes?: string;
 	retryAfterSeconds?: number;
+	/** Replaces the configured latency for these replies (0: answer at once while others wait). */
+	latencyMs?: number;
 }
 
 export type FaultDecision =
 	| { kind: 'none' }
 	| { kind: 'drop' }
-	| { kind: 'status'; status: number; retryAfterSeconds?: number };
+	| { kind: 'html200' }
+	| { kind: 'status'; status: number; retryAfterSeconds?: number; latencyMs?: number };
 
 export const DEFAULT_FAULTS: FaultConfig = {
 	rate429: 0,
@@ -66,14 +74,25 @@ export class FaultInjector {
 	}
 
 	/** The queue is deterministic and wins over the random rates. */
-	decide(method: string, path: string): FaultDecision {
+	decide(method: string, path: string, rawQuery = ''): FaultDecision {
 		if (!this.appliesTo(path)) return { kind: 'none' };
-		const queued = this.queue.find((f) => path.startsWith(f.pathPrefix) && (!f.method || f.method.toUpperCase() === method));
+		const queued = this.queue.find(
+			(f) =>
+				path.startsWith(f.pathPrefix) &&
+				(!f.method || f.method.toUpperCase() === method) &&
+				(f.queryIncludes === undefined || rawQuery.includes(f.queryIncludes)),
+		);
 		if (queued) {
 			queued.count--;
 			if (queued.count <= 0) this.queue = this.queue.filter((f) => f !== queued);
 			if (queued.status === 'drop') return { kind: 'drop' };
-			return { kind: 'status', status: queued.status, retryAfterSeconds: queued.retryAfterSeconds ?? this.config.retryAfterSeconds };
+			if (queued.status === 'html200') return { kind: 'html200' };
+			return {
+				kind: 'status',
+				status: queued.status,
+				retryAfterSeconds: queued.retryAfterSeconds ?? this.config.retryAfterSeconds,
+				latencyMs: queued.latencyMs,
+			};
 		}
 		return this.random();
 	}

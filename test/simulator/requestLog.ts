@@ -33,11 +33,13 @@ export interface SimulatorStats {
 	provisioning: { begin: number; refresh: number };
 	unauthorized: number;
 	faults: number;
+	/** TCP connections that carried API requests (control calls aside): `requests` when none is reused. */
+	connections: number;
 	tokens: Record<string, TokenStats>;
 }
 
 function emptyStats(): SimulatorStats {
-	return { requests: 0, byRouteKind: {}, byStatus: {}, provisioning: { begin: 0, refresh: 0 }, unauthorized: 0, faults: 0, tokens: {} };
+	return { requests: 0, byRouteKind: {}, byStatus: {}, provisioning: { begin: 0, refresh: 0 }, unauthorized: 0, faults: 0, connections: 0, tokens: {} };
 }
 
 /** A bounded ring buffer of requests plus running counters. */
@@ -77,6 +79,10 @@ export class RequestLog {
 
 	clear(): void {
 		this.entries = [];
+	}
+
+	connectionOpened(): void {
+		this.stats.connections++;
 	}
 
 	resetStats(): void {

@@ -48,10 +48,6 @@ export const EMPLOYEE_FIELDS = [
 	'employee_number', 'inserted_at', 'updated_at', 'properties',
 ] as const;
 
-export const EMPLOYEE_DATED_PROPERTIES = [
-	'title', 'org_unit_id', 'manager_id', 'employment_type', 'cost_center', 'work_percentage',
-] as const;
-
 export const LIST_DEFS = {
 	employees: {
 		resource: 'employees',

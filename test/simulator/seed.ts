@@ -74,6 +74,8 @@ export interface SeedOptions {
 	sizes: SeedSizes;
 	nowMicros: number;
 	orgId: string;
+	/** The generator of each collection (GENERATORS, with the employee schema's employees). */
+	generators: Readonly<Record<ResourceName, Generator>>;
 }
 
 /** Fills all collections deterministically from the seed; each collection has its own stream. */
@@ -88,7 +90,7 @@ export function seedAll(collections: Collections, options: SeedOptions): void {
 		const refs = refsOf(collections);
 		// Employees reference other employees (managers), so their own ids are known up front.
 		const ctx: GenContext = { rng, orgId: options.orgId, today, refs: name === 'employees' ? { ...refs, employees: ids } : { ...refs, orgUnits: name === 'orgUnits' ? ids : refs.orgUnits } };
-		const records = ids.map((id, index) => GENERATORS[name](ctx, id, index, pastTimes(rng, options.nowMicros, burst)));
+		const records = ids.map((id, index) => options.generators[name](ctx, id, index, pastTimes(rng, options.nowMicros, burst)));
 		collections[name].load(records);
 	}
 }

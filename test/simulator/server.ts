@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { API_ROUTES } from './api';
 import type { Principal, SimulatorCredentials } from './auth';
 import { CONTROL_ROUTES } from './control';
@@ -27,6 +27,8 @@ export interface RunningSimulator {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const apiRouter = new Router(API_ROUTES);
+/** Sockets that have carried an API request: the stats count connections, control calls aside. */
+const apiSockets = new WeakSet<Socket>();
 const controlRouter = new Router(CONTROL_ROUTES);
 
 /** Starts the simulator on 127.0.0.1. */
@@ -89,8 +91,13 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 		send(res, respond(sim, controlRouter, ex, bodyText, req));
 		return;
 	}
-	const fault = sim.faults.decide(ex.method, ex.path);
-	if (sim.faults.appliesTo(ex.path) && sim.faults.config.latencyMs > 0) await sleep(sim.faults.config.latencyMs);
+	if (!apiSockets.has(req.socket)) {
+		apiSockets.add(req.socket);
+		sim.log.connectionOpened();
+	}
+	const fault = sim.faults.decide(ex.method, ex.path, ex.rawQuery);
+	const latencyMs = fault.kind === 'status' && fault.latencyMs !== undefined ? fault.latencyMs : sim.faults.config.latencyMs;
+	if (sim.faults.appliesTo(ex.path) && latencyMs > 0) await sleep(latencyMs);
 	const reply = fault.kind === 'none' ? respond(sim, apiRouter, ex, bodyText, req) : faultReply(fault, ex);
 	const log = () =>
 		sim.log.record({
@@ -117,6 +124,10 @@ function faultReply(fault: Exclude<FaultDecision, { kind: 'none' }>, ex: Exchang
 	if (fault.kind === 'drop') {
 		ex.fault = 'drop';
 		return null;
+	}
+	if (fault.kind === 'html200') {
+		ex.fault = 'html200';
+		return { status: 200, body: null, raw: Buffer.from('<!doctype html><html><body>Please sign in</body></html>'), headers: { 'content-type': 'text/html; charset=utf-8' } };
 	}
 	ex.fault = String(fault.status);
 	const headers: Record<string, string> = {};

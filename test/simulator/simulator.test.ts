@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Agent, get } from 'node:http';
+
 import { SimulatorClient } from './client';
 import { evaluateRule } from './conditions';
 import { startSimulator, type RunningSimulator } from './server';
@@ -368,5 +370,22 @@ describe('faults and request log', () => {
 		const [entry] = await control.requests(1);
 		expect(entry).toMatchObject({ method: 'GET', path: '/v1/org/employees', rawQuery: 'select[]=email&pagination[first]=1', status: 200, tokenKind: 'access', role: 'admin' });
 		expect(entry.query).toEqual({ select: ['email'], pagination: { first: '1' } });
+	});
+
+	test('stats count the TCP connections that carried API requests, control calls aside', async () => {
+		const fetchOnce = (agent: Agent) =>
+			new Promise<number>((resolve, reject) => {
+				get(`${running.baseUrl}/v1/org/employees?pagination[first]=1`, { agent, headers: { authorization: `Bearer ${admin}` } }, (res) => {
+					res.resume();
+					res.on('end', () => resolve(res.statusCode ?? 0));
+				}).on('error', reject);
+			});
+		await control.resetStats();
+		const shared = new Agent({ keepAlive: true, maxSockets: 1 });
+		for (let i = 0; i < 3; i++) expect(await fetchOnce(shared)).toBe(200);
+		for (let i = 0; i < 3; i++) expect(await fetchOnce(new Agent())).toBe(200);
+		shared.destroy();
+		const stats = await control.stats();
+		expect([stats.requests, stats.connections]).toEqual([6, 1 + 3]);
 	});
 });

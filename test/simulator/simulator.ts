@@ -5,7 +5,8 @@ import { CursorCodec } from './cursor';
 import { FaultInjector, type FaultConfig, type QueuedFault } from './faults';
 import { RequestLog, type RequestLogEntry, type SimulatorStats } from './requestLog';
 import { hashString, Rng } from './rng';
-import { createCollections, GENERATORS, refsOf, seedAll, type Collections } from './seed';
+import { EMPLOYEE_SCHEMAS, type EmployeeSchema, type EmployeeSchemaName } from './employeeSchemas';
+import { createCollections, GENERATORS, refsOf, seedAll, type Collections, type Generator } from './seed';
 import { RESOURCE_NAMES, type JsonObject, type ResourceName, type Role, type SeedSizes, type SimRecord } from './types';
 
 export interface SimulatorOptions {
@@ -25,6 +26,8 @@ export interface SimulatorOptions {
 	faultsOnProvisioning?: boolean;
 	/** Entries kept in the request log (default 2000). */
 	requestLogCapacity?: number;
+	/** The customer's employee fields (default `standard`, the registry's); see employeeSchemas.ts. */
+	employeeSchema?: EmployeeSchemaName;
 }
 
 export interface CreateOptions {
@@ -80,6 +83,9 @@ export class Simulator {
 	readonly cursors: CursorCodec;
 	scanLimit: number;
 	orgId = '';
+	/** What employees look like and what the API accepts of them. */
+	readonly employeeSchema: EmployeeSchema;
+	private readonly generators: Readonly<Record<ResourceName, Generator>>;
 	private seed: number;
 	private sizes: SeedSizes;
 	private mutationRng: Rng;
@@ -89,6 +95,8 @@ export class Simulator {
 		this.seed = options.seed ?? 1;
 		this.sizes = options.sizes ?? {};
 		this.scanLimit = options.scanLimit ?? 250;
+		this.employeeSchema = EMPLOYEE_SCHEMAS[options.employeeSchema ?? 'standard'];
+		this.generators = { ...GENERATORS, employees: this.employeeSchema.generate };
 		this.clock = new SimClock(options.clockStart);
 		if (options.freezeClock) this.clock.freeze();
 		const secrets = new Rng(this.seed ^ 0x5eed);
@@ -119,7 +127,7 @@ export class Simulator {
 		this.orgId = new Rng(this.seed ^ hashString('org')).uuid();
 		this.mutationRng = new Rng(this.seed ^ 0x3117);
 		this.transfers.clear();
-		seedAll(this.collections, { seed: this.seed, sizes: this.sizes, nowMicros: this.clock.nowMicros(), orgId: this.orgId });
+		seedAll(this.collections, { seed: this.seed, sizes: this.sizes, nowMicros: this.clock.nowMicros(), orgId: this.orgId, generators: this.generators });
 		this.collections.fileTransfers.all().forEach((t, i) => {
 			if (i % 2 === 0) this.deliver(t);
 			else this.transfers.set(t.id, { reads: 0, deliverAfterReads: 2 });
@@ -139,7 +147,7 @@ export class Simulator {
 		const created: SimRecord[] = [];
 		for (let i = 0; i < count; i++) {
 			const at = options.timestamp ?? this.clock.now();
-			const generated = GENERATORS[resource](ctx, this.mutationRng.uuid(), collection.nextIndex, { inserted_at: at, updated_at: at });
+			const generated = this.generators[resource](ctx, this.mutationRng.uuid(), collection.nextIndex, { inserted_at: at, updated_at: at });
 			const record: SimRecord = { ...generated, ...options.overrides, id: generated.id };
 			collection.insert(record, options.restricted);
 			if (resource === 'fileTransfers') this.transfers.set(record.id, { reads: 0, deliverAfterReads: 2 });

@@ -4,21 +4,12 @@ import { BASE_URLS } from '../../nodes/shared/apiChoices';
 import { baseUrlOf } from '../../nodes/shared/transport/baseUrl';
 import { provisioningSignature } from '../../nodes/shared/transport/provisioning';
 import { expectNoSecrets } from '../helpers/secrets';
-import type { TestBed } from '../nodes/setup';
-import { useCredential } from '../nodes/setup';
+import { useCredential, useTestBed } from '../nodes/setup';
 import { signatureOf } from '../simulator/auth';
-import { apiRequests, CREDENTIAL, getManyEmployees, jsonOf, provisioningCalls, secretsOf, startBed } from './support';
+import { apiRequests, CREDENTIAL, getManyEmployees, jsonOf, provisioningCalls, secretsOf } from './support';
 
 describe('provisioning (credential "Personnel Data API")', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startBed();
-	});
-	afterEach(async () => {
-		expectNoSecrets(bed.runtime.logs, secretsOf(bed));
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	const run = (parameters = getManyEmployees()) => bed.runtime.execute({ nodeType: 'personnelData', parameters });
 

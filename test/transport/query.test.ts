@@ -1,15 +1,11 @@
-import type { TestBed } from '../nodes/setup';
-import { apiRequests, getManyEmployees, startBed } from './support';
+import { buildListQuery } from '../../nodes/shared/listQuery/parse';
+import { employee } from '../../nodes/shared/registry/resources/employee';
+import { serializeQuery } from '../../nodes/shared/transport/query';
+import { useTestBed } from '../nodes/setup';
+import { apiRequests, getManyEmployees } from './support';
 
 describe('query serialization on the wire', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed();
 
 	it('bracket notation for filters, pagination, order, in-lists and select', async () => {
 		const [a, b] = bed.simulator.sim.getRecords('employees').map((record) => record.id);
@@ -58,5 +54,35 @@ describe('query serialization on the wire', () => {
 			expect(later[0]).toBe('pagination[first]=100');
 			expect(later[1]).toMatch(/^pagination\[after\]=.+/);
 		}
+	});
+});
+
+describe('query serialization', () => {
+	it('writes the bracket notation with repeated values for lists', () => {
+		const query = buildListQuery(employee, {
+			filters: [
+				{ field: 'updated_at', operator: 'gte', value: '2026-11-23T08:00:00.123456Z' },
+				{ field: 'id', operator: 'in', value: 'a7a8e1c2-1111-4c1d-9a9a-000000000001, a7a8e1c2-1111-4c1d-9a9a-000000000002' },
+			],
+			orderBy: 'last_name',
+			orderDirection: 'desc',
+			select: ['email'],
+		});
+		expect(decodeURIComponent(serializeQuery(query)).split('&')).toEqual([
+			'filters[updated_at][op]=gte',
+			'filters[updated_at][value]=2026-11-23T08:00:00.123456Z',
+			'filters[id][op]=in',
+			'filters[id][value][]=a7a8e1c2-1111-4c1d-9a9a-000000000001',
+			'filters[id][value][]=a7a8e1c2-1111-4c1d-9a9a-000000000002',
+			'order[field]=last_name',
+			'order[direction]=desc',
+			'select[]=id',
+			'select[]=email',
+		]);
+	});
+
+	it('converts offsets to UTC but keeps UTC digits as given', () => {
+		const query = buildListQuery(employee, { filters: [{ field: 'updated_at', operator: 'gt', value: '2026-11-23T09:00:00+01:00' }] });
+		expect(query['filters[updated_at][value]']).toBe('2026-11-23T08:00:00.000Z');
 	});
 });

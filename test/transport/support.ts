@@ -2,19 +2,9 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { backoffTiming } from '../../nodes/shared/transport/retryPolicy';
 import type { TestBed } from '../nodes/setup';
-import { startTestBed } from '../nodes/setup';
 import type { RequestLogEntry } from '../simulator/requestLog';
-import type { StartOptions } from '../simulator/server';
 
 export const CREDENTIAL = 'personnelDataApi';
-
-/**
- * A test bed whose simulator clock starts at the real now, so that the `expiresAt` the transport
- * reads from a JWT and the real clock agree (as with a real server). Faults are off.
- */
-export async function startBed(options: StartOptions = {}): Promise<TestBed> {
-	return await startTestBed(options);
-}
 
 /**
  * Exhausting 5 attempts with production backoff (0.5 s doubling) takes seconds; the tests shrink

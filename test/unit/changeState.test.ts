@@ -1,56 +1,111 @@
-import type { Change } from '../../nodes/PersonnelDataTrigger/changeState';
-import { advance, initialState, noveltyCheck, readFrom } from '../../nodes/PersonnelDataTrigger/changeState';
+import type { Change, ChangeState } from '../../nodes/PersonnelDataTrigger/changeState';
+import { advance, initialState, noveltyCheck, readFrom, readState, RECENT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
 
 const T1 = '2026-11-23T08:00:00.000001Z';
 const T2 = '2026-11-23T08:00:00.000002Z';
 const T3 = '2026-11-23T08:05:00.000000Z';
+const VIEW = 'filters';
+
+const start = (newest: string | null, existing: Change[], lookbackMs = 0) =>
+	initialState(0, 'employee:updated_at', newest, existing, { lookbackMs, countAtWatermark: existing.length, countView: VIEW });
+const step = (state: ChangeState, changes: Change[], lookbackMs = 0, horizon: string | null = null) =>
+	advance(state, changes, { lookbackMs, horizon, countAtWatermark: null, countView: VIEW });
 
 describe('change state', () => {
 	it('does not emit what sat at the watermark at activation', () => {
-		const state = initialState('k', T1, [{ id: 'a', at: T1 }], 0);
+		const state = start(T1, [{ id: 'a', at: T1 }]);
 		const isNew = noveltyCheck(state);
 		expect(isNew({ id: 'a', at: T1 })).toBe(false);
 		expect(isNew({ id: 'b', at: T1 })).toBe(true);
 		expect(isNew({ id: 'a', at: T2 })).toBe(true);
 	});
 
-	it('keeps ids at an unchanged watermark and replaces them when it moves', () => {
-		const start = initialState('k', T1, [{ id: 'a', at: T1 }], 0);
-		const same = advance(start, [{ id: 'b', at: T1 }], 0);
+	it('keeps ids at an unchanged watermark and replaces them when it moves; every stored state is a new revision', () => {
+		const first = start(T1, [{ id: 'a', at: T1 }]);
+		const same = step(first, [{ id: 'b', at: T1 }]);
 		expect(same.watermark).toBe(T1);
 		expect(same.idsAtWatermark.sort()).toEqual(['a', 'b']);
-		const moved = advance(same, [{ id: 'c', at: T2 }, { id: 'd', at: T2 }], 0);
+		const moved = step(same, [{ id: 'c', at: T2 }, { id: 'd', at: T2 }]);
 		expect(moved.watermark).toBe(T2);
 		expect(moved.idsAtWatermark.sort()).toEqual(['c', 'd']);
+		expect([first.revision, same.revision, moved.revision]).toEqual([1, 2, 3]);
 	});
 
 	it('does not emit the same change twice within one poll', () => {
-		const isNew = noveltyCheck(initialState('k', null, [], 0));
+		const isNew = noveltyCheck(start(null, []));
 		expect(isNew({ id: 'a', at: T1 })).toBe(true);
 		expect(isNew({ id: 'a', at: T1 })).toBe(false);
 	});
 
 	it('re-reads a look-back window and remembers only the pairs inside it', () => {
 		const lookback = 10 * 60_000;
-		const start = initialState('k', T3, [{ id: 'x', at: T1 }, { id: 'y', at: T3 }], lookback);
-		expect(readFrom(start, lookback)).toBe('2026-11-23T07:55:00.000Z');
-		const isNew = noveltyCheck(start);
+		const first = start(T3, [{ id: 'x', at: T1 }, { id: 'y', at: T3 }], lookback);
+		expect(readFrom(first, lookback)).toBe('2026-11-23T07:55:00.000Z');
+		const isNew = noveltyCheck(first);
 		expect(isNew({ id: 'x', at: T1 })).toBe(false);
 		expect(isNew({ id: 'late', at: T2 })).toBe(true);
 		const later: Change = { id: 'z', at: '2026-11-23T09:00:00.000000Z' };
-		const next = advance(start, [{ id: 'late', at: T2 }, later], lookback);
+		const next = step(first, [{ id: 'late', at: T2 }, later], lookback);
 		expect(next.recent).toEqual([`z@${later.at}`]);
+	});
+
+	it('a window made wider re-reads no further back than the pairs it knows', () => {
+		const noWindow = step(start(T1, [{ id: 'a', at: T1 }]), [{ id: 'b', at: T3 }]);
+		const wide = 60 * 60_000;
+		// Nothing before the watermark was remembered: the first poll with the window reads from it.
+		expect(readFrom(noWindow, wide)).toBe(T3);
+		const later = '2026-11-23T08:10:00.000000Z';
+		const next = step(noWindow, [{ id: 'c', at: later }], wide);
+		expect(next.recentFrom).toBe(T3);
+		expect(next.recent.sort()).toEqual([`b@${T3}`, `c@${later}`]);
+		expect(readFrom(next, wide)).toBe(T3);
+	});
+
+	it('keeps at most RECENT_MAX pairs and says from when they are complete', () => {
+		const lookback = 24 * 3_600_000;
+		const many: Change[] = Array.from({ length: RECENT_MAX + 10 }, (_, i) => ({ id: `r${i}`, at: new Date(Date.parse(T3) + i * 1000).toISOString() }));
+		const next = step(start(T3, [], lookback), many, lookback);
+		expect(next.recent).toHaveLength(RECENT_MAX);
+		expect(next.recentFrom).toBe(many[10].at);
+	});
+});
+
+describe('change state versions', () => {
+	it('reads version 1 (configKey) as version 2 of the same stream, resuming from its watermark', () => {
+		const v1 = {
+			configKey: JSON.stringify({ resource: 'employee', field: 'updated_at', watched: {}, lookbackMinutes: 5 }),
+			watermark: T3,
+			idsAtWatermark: ['a'],
+			recent: [`a@${T3}`],
+		};
+		expect(readState(v1)).toEqual({
+			version: 2,
+			revision: 0,
+			stream: 'employee:updated_at',
+			watermark: T3,
+			idsAtWatermark: ['a'],
+			countAtWatermark: null,
+			countView: '',
+			recent: [`a@${T3}`],
+			recentFrom: '2026-11-23T08:00:00.000Z',
+		});
+	});
+
+	it('does not trust a state it cannot read', () => {
+		for (const stored of [undefined, null, 'x', { version: 3, stream: 's', watermark: T1, idsAtWatermark: [], recent: [] }, { version: 2, watermark: 5 }]) {
+			expect(readState(stored)).toBeUndefined();
+		}
 	});
 });
 
 describe('change state with a horizon (a condition hides rejected records)', () => {
 	it('moves the watermark to the newest change of all, keeping only emitted ids at it', () => {
-		const start = initialState('k', T1, [{ id: 'a', at: T1 }], 0);
-		const passed = advance(start, [{ id: 'b', at: T2 }], 0, T3);
+		const first = start(T1, [{ id: 'a', at: T1 }]);
+		const passed = step(first, [{ id: 'b', at: T2 }], 0, T3);
 		expect(passed.watermark).toBe(T3);
 		expect(passed.idsAtWatermark).toEqual([]);
-		const tie = advance(start, [{ id: 'c', at: T3 }], 0, T3);
+		const tie = step(first, [{ id: 'c', at: T3 }], 0, T3);
 		expect(tie).toMatchObject({ watermark: T3, idsAtWatermark: ['c'] });
-		expect(advance(start, [], 0, T1)).toEqual(start);
+		expect(step(first, [], 0, T1)).toMatchObject({ watermark: T1, idsAtWatermark: ['a'] });
 	});
 });

@@ -15,16 +15,19 @@ export const concurrencyOption: INodeProperties = {
 /**
  * Runs `task` for every index with at most `limit` in flight and returns results in index order.
  * Results are settled, so one failure does not hide the others (Continue On Fail needs them all).
+ * Once `stopped()` says so (a failure under On Error → Stop, or a cancelled execution), no further
+ * task starts; the ones in flight finish, and the indexes never started stay `undefined`.
  */
 export async function mapConcurrently<T>(
 	count: number,
 	limit: number,
 	task: (index: number) => Promise<T>,
-): Promise<Array<PromiseSettledResult<T>>> {
-	const results: Array<PromiseSettledResult<T>> = new Array(count);
+	stopped: () => boolean = () => false,
+): Promise<Array<PromiseSettledResult<T> | undefined>> {
+	const results: Array<PromiseSettledResult<T> | undefined> = new Array(count);
 	let next = 0;
 	const worker = async () => {
-		while (next < count) {
+		while (next < count && !stopped()) {
 			const index = next++;
 			try {
 				results[index] = { status: 'fulfilled', value: await task(index) };

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinition } from '../../shared/registry';
-import { operationsOf, RESOURCES } from '../../shared/registry';
-import { OPERATIONS } from './operations';
+import { RESOURCES } from '../../shared/registry';
+import { operationsOf } from './operations';
 import { showFor } from './types';
 
 const resourceProperty: INodeProperties = {
@@ -19,26 +19,26 @@ const resourceProperty: INodeProperties = {
 };
 
 function operationProperty(resource: ResourceDefinition): INodeProperties {
-	const names = operationsOf(resource);
-	const defaultOperation = names.includes('getMany') ? 'getMany' : names[0];
+	const operations = operationsOf(resource);
+	const defaultOperation = (operations.find((operation) => operation.name === 'getMany') ?? operations[0]).name;
 	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.value] } },
-		options: names.map((name) => ({
-			name: OPERATIONS[name].displayName,
-			value: name,
-			action: OPERATIONS[name].action(resource),
-			description: OPERATIONS[name].description(resource),
+		options: operations.map((operation) => ({
+			name: operation.displayName,
+			value: operation.name,
+			action: operation.action(resource),
+			description: operation.description(resource),
 		})),
 		default: defaultOperation,
 	};
 }
 
 function operationFields(resource: ResourceDefinition): INodeProperties[] {
-	return operationsOf(resource).flatMap((name) => OPERATIONS[name].properties(resource, showFor(resource, name)));
+	return operationsOf(resource).flatMap((operation) => operation.properties(resource, showFor(resource, operation.name)));
 }
 
 /** The node's whole form, derived from the resource registry. */

@@ -1,4 +1,4 @@
-import { InputError } from '../../shared/listQuery/parse';
+import { InputError } from '../../shared/errors';
 import { uuidSchema } from '../../shared/validation';
 
 export function requireUuid(value: string, what: string, field = what): string {

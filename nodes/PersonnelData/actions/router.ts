@@ -1,58 +1,95 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { InputError } from '../../shared/listQuery/parse';
-import type { OperationName } from '../../shared/registry';
-import { operationsOf, resourceByValue } from '../../shared/registry';
+import { toNodeError } from '../../shared/errors';
+import { resourceByValue } from '../../shared/registry';
+import { checkWholeNumber } from '../../shared/validation';
 import { CONCURRENCY_MAX, mapConcurrently } from './concurrency';
-import { OPERATIONS } from './operations';
-import { WaitTimeoutError } from './waitFor';
+import { operationsOf } from './operations';
+import type { SendItem } from './types';
 
-/** Input mistakes and waits that ran out are the user's to fix: say so at the item. */
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof InputError || error instanceof WaitTimeoutError) {
-		return new NodeOperationError(context.getNode(), error.message, { itemIndex });
-	}
-	return error as Error;
-}
-
+/**
+ * A failed item under On Error → Continue. `error` (the error object) is what n8n's "Continue
+ * (using error output)" looks for to move the item to the error output (n8n-core
+ * `WorkflowExecute.handleNodeErrorOutput`). n8n then stores such an item as
+ * `{ json: { error: <message> }, error }` whatever else its json held (`processRunExecutionData`),
+ * so the details (description: the API's inner errors and the request; context.itemIndex) travel
+ * in `error`, which n8n keeps in its JSON form.
+ */
 function errorItem(error: Error, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	const { description, httpCode } = error as { description?: string | null; httpCode?: string | null };
-	if (description) json.description = description;
-	if (httpCode) json.httpCode = httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: { error: error.message }, error: error as INodeExecutionData['error'], pairedItem: { item: itemIndex } };
 }
+
+type Prepared = { send: SendItem } | { failure: Error };
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = resourceByValue(this.getNodeParameter('resource', 0) as string);
-	const operationName = this.getNodeParameter('operation', 0) as OperationName;
-	if (!operationsOf(resource).includes(operationName)) {
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = operationsOf(resource).find((offered) => offered.name === operationName);
+	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `Operation "${operationName}" is not offered for ${resource.pluralName}`);
 	}
-	const operation = OPERATIONS[operationName];
-	const concurrency = operation.concurrent
-		? Math.min(CONCURRENCY_MAX, Math.max(1, Number(this.getNodeParameter('options.concurrency', 0, 1)) || 1))
-		: 1;
+	const continueOnFail = this.continueOnFail();
+	// A node-wide setting: checked once, before any item. Under Continue a mistake here fails every
+	// item (a thrown error would pass the input items on as if they had succeeded).
+	let concurrency = 1;
+	let nodeFailure: Error | undefined;
+	if (operation.concurrent) {
+		try {
+			concurrency = checkWholeNumber(this.getNodeParameter('options.concurrency', 0, 1), 'Options › Concurrency', 1, CONCURRENCY_MAX);
+		} catch (error) {
+			nodeFailure = toNodeError(this.getNode(), error);
+			if (!continueOnFail) throw nodeFailure;
+		}
+	}
 
-	const settled = await mapConcurrently(items.length, concurrency, async (itemIndex) => {
+	// 1. Every item's input, checked before anything is sent: under On Error → Stop a mistake in
+	//    any item stops the node with nothing written; under Continue it fails that item alone.
+	const prepared = items.map((_item, itemIndex): Prepared => {
+		if (nodeFailure) return { failure: nodeFailure };
 		const read = <T>(name: string, fallback: T) => this.getNodeParameter(name, itemIndex, fallback as never) as T;
 		try {
-			return await operation.execute.call(this, { resource, itemIndex, read });
+			return { send: operation.prepare.call(this, { resource, itemIndex, read }) };
 		} catch (error) {
-			throw asNodeError(this, error, itemIndex);
+			const failure = toNodeError(this.getNode(), error, itemIndex);
+			if (!continueOnFail) throw failure;
+			return { failure };
 		}
 	});
+
+	// 2. The requests, in input order (up to `concurrency` at a time). Under On Error → Stop no
+	//    item starts after a failure; a cancelled execution starts none either.
+	const cancelSignal = this.getExecutionCancelSignal();
+	let failed = false;
+	const settled = await mapConcurrently(
+		items.length,
+		concurrency,
+		async (itemIndex) => {
+			const item = prepared[itemIndex];
+			if ('failure' in item) throw item.failure;
+			try {
+				return await item.send();
+			} catch (error) {
+				failed = true;
+				throw toNodeError(this.getNode(), error, itemIndex);
+			}
+		},
+		() => (failed && !continueOnFail) || cancelSignal?.aborted === true,
+	);
 
 	// One pass, one wrapper per record: a Return All can hold hundreds of thousands of records,
 	// too many for `push(...records)` (one call argument each) and worth not copying twice.
 	const output: INodeExecutionData[] = [];
-	settled.forEach((result, itemIndex) => {
+	for (let itemIndex = 0; itemIndex < settled.length; itemIndex++) {
+		const result = settled[itemIndex];
+		if (result === undefined) {
+			throw new NodeOperationError(this.getNode(), `The execution was cancelled; items from ${itemIndex + 1} on were not sent`);
+		}
 		if (result.status === 'fulfilled') {
 			for (const json of result.value) output.push({ json, pairedItem: { item: itemIndex } });
-		} else if (this.continueOnFail()) output.push(errorItem(result.reason as Error, itemIndex));
+		} else if (continueOnFail) output.push(errorItem(result.reason as Error, itemIndex));
 		else throw result.reason;
-	});
+	}
 	return [output];
 }

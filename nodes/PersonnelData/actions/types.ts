@@ -1,6 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { OperationName, ResourceDefinition } from '../../shared/registry';
+import type { ResourceDefinition } from '../../shared/registry';
+import type { OperationName } from './operations';
 
 export interface OperationRun {
 	resource: ResourceDefinition;
@@ -9,15 +10,25 @@ export interface OperationRun {
 	read: <T>(name: string, fallback: T) => T;
 }
 
-/** One operation, for every resource whose registry entry offers it. */
+/** The requests of one item, checked and ready: the records to output. */
+export type SendItem = () => Promise<IDataObject[]>;
+
+/** One operation of the node: its form, its request, and the resources it is offered for. */
 export interface Operation {
 	name: OperationName;
+	/** Whether the node offers this operation for a resource (the form and the router ask this). */
+	offeredFor: (resource: ResourceDefinition) => boolean;
 	displayName: string;
 	/** The action label n8n shows in the node panel, e.g. "Get many employees". */
 	action: (resource: ResourceDefinition) => string;
 	description: (resource: ResourceDefinition) => string;
 	properties: (resource: ResourceDefinition, displayOptions: IDisplayOptions) => INodeProperties[];
-	execute: (this: IExecuteFunctions, run: OperationRun) => Promise<IDataObject[]>;
+	/**
+	 * Reads and checks the item's parameters, sending nothing (bad input throws InputError here),
+	 * and returns the item's requests, ready to send. The router prepares every item before it
+	 * sends the first, so a mistake in any item is found before anything is written.
+	 */
+	prepare: (this: IExecuteFunctions, run: OperationRun) => SendItem;
 	/** Items are independent requests that may run several at a time (the Concurrency option). */
 	concurrent?: boolean;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { ResourceDefinition } from '../../shared/registry';
-import { InputError } from '../../shared/listQuery/parse';
+import { InputError, WaitTimeoutError } from '../../shared/errors';
 
 type WaitFor = NonNullable<ResourceDefinition['waitFor']>;
 
@@ -43,15 +43,27 @@ function positiveSeconds(value: unknown, fallback: number, label: string): numbe
 	return seconds;
 }
 
+export interface WaitSettings {
+	timeoutMs: number;
+	firstIntervalMs: number;
+}
+
+/** The wait options, checked before the first request. */
+export function readWaitSettings(options: IDataObject): WaitSettings {
+	return {
+		timeoutMs: positiveSeconds(options.waitTimeout, 300, 'Wait Timeout (Seconds)') * 1000,
+		firstIntervalMs: positiveSeconds(options.waitInterval, 2, 'First Poll Interval (Seconds)') * 1000,
+	};
+}
+
 /** Polls until the record reaches its final status; fails (naming it) when the time is up. */
 export async function waitUntilDone(
 	fetchOnce: () => Promise<IDataObject>,
 	waitFor: WaitFor,
-	options: IDataObject,
+	{ timeoutMs, firstIntervalMs }: WaitSettings,
 	subject: string,
 ): Promise<IDataObject> {
-	const timeoutMs = positiveSeconds(options.waitTimeout, 300, 'Wait Timeout (Seconds)') * 1000;
-	let intervalMs = positiveSeconds(options.waitInterval, 2, 'First Poll Interval (Seconds)') * 1000;
+	let intervalMs = firstIntervalMs;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const record = await fetchOnce();
@@ -66,5 +78,3 @@ export async function waitUntilDone(
 		intervalMs = Math.min(INTERVAL_MAX_MS, intervalMs * BACKOFF_FACTOR);
 	}
 }
-
-export class WaitTimeoutError extends Error {}

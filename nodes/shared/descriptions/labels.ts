@@ -11,6 +11,9 @@ export function labelOf(fieldName: string): string {
 		.join(' ');
 }
 
+/** "employee" → "an employee", "time report" → "a time report": for action texts. */
+export const withArticle = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
 /** n8n's lint wants options sorted by name. */
 export function fieldOptions(fieldNames: readonly string[]): INodePropertyOptions[] {
 	return fieldNames

@@ -1,9 +1,9 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { fieldOptions } from '../descriptions/labels';
+import { fieldPicker, fieldsPicker } from '../descriptions/fieldPicker';
 import { recordLocator } from '../descriptions/recordLocator';
 import type { FilterOperator, ResourceDefinition } from '../registry';
-import { filterableFields, orderableFields } from '../registry';
+import { FILTER_OPERATORS, filterableFields, orderableFields } from '../registry';
 
 const OPERATOR_LABELS: Record<FilterOperator, { name: string; description: string }> = {
 	eq: { name: 'Equals', description: 'The field equals the value' },
@@ -15,13 +15,7 @@ const OPERATOR_LABELS: Record<FilterOperator, { name: string; description: strin
 	ilike: { name: 'Matches (Case-Insensitive)', description: 'SQL ILIKE pattern: % matches any text' },
 };
 
-const preferred = (fields: string[], name: string): string => (fields.includes(name) ? name : fields[0]);
-
-function operatorsOf(resource: ResourceDefinition): FilterOperator[] {
-	const used = new Set<FilterOperator>();
-	for (const field of Object.values(resource.fields)) for (const op of field.filter ?? []) used.add(op);
-	return [...used];
-}
+const preferred = (fields: string[], name: string): string => (fields.includes(name) ? name : (fields[0] ?? ''));
 
 export function conditionProperty(resource: ResourceDefinition, displayOptions: IDisplayOptions): INodeProperties[] {
 	if (!resource.conditionDomain) return [];
@@ -38,9 +32,13 @@ export function conditionProperty(resource: ResourceDefinition, displayOptions: 
 	];
 }
 
+/**
+ * Any field can be filtered on (the spec: "only some fields are filterable per endpoint, and the
+ * operators vary per field", without saying which): the Operator list is the whole convention, and
+ * the registry's operators are checked before sending for the fields it knows.
+ */
 export function filtersProperty(resource: ResourceDefinition, displayOptions: IDisplayOptions): INodeProperties[] {
 	const fields = filterableFields(resource);
-	if (fields.length === 0) return [];
 	return [
 		{
 			displayName: 'Filters',
@@ -55,21 +53,19 @@ export function filtersProperty(resource: ResourceDefinition, displayOptions: ID
 					displayName: 'Filter',
 					name: 'filter',
 					values: [
-						{
+						fieldPicker({
 							displayName: 'Field',
 							name: 'field',
-							type: 'options',
-							options: fieldOptions(fields),
+							method: 'getFilterFields',
 							default: preferred(fields, 'updated_at'),
-						},
+						}),
 						{
 							displayName: 'Operator',
 							name: 'operator',
 							type: 'options',
-							options: operatorsOf(resource)
-								.map((op) => ({ value: op, ...OPERATOR_LABELS[op] }))
-								.sort((a, b) => a.name.localeCompare(b.name)),
+							options: FILTER_OPERATORS.map((op) => ({ value: op, ...OPERATOR_LABELS[op] })).sort((a, b) => a.name.localeCompare(b.name)),
 							default: 'eq',
+							description: 'For a field this package does not list as filterable, the API decides which operators it takes',
 						},
 						{
 							displayName: 'Value',
@@ -86,28 +82,19 @@ export function filtersProperty(resource: ResourceDefinition, displayOptions: ID
 	];
 }
 
-export function selectOption(resource: ResourceDefinition): INodeProperties {
-	return {
+export function selectOption(): INodeProperties {
+	return fieldsPicker({
 		displayName: 'Fields to Return',
 		name: 'select',
-		type: 'multiOptions',
-		options: fieldOptions(Object.keys(resource.fields)),
-		default: [],
-		description: 'Only these fields are fetched (ID is always returned). Leave empty for all.',
-	};
+		method: 'getSelectFields',
+		hint: 'Only these fields are fetched (ID is always returned). Leave empty for all.',
+	});
 }
 
 export function orderOptions(resource: ResourceDefinition): INodeProperties[] {
 	const fields = orderableFields(resource);
-	if (fields.length === 0) return [];
 	return [
-		{
-			displayName: 'Order By',
-			name: 'orderBy',
-			type: 'options',
-			options: fieldOptions(fields),
-			default: preferred(fields, 'id'),
-		},
+		fieldPicker({ displayName: 'Order By', name: 'orderBy', method: 'getOrderFields', default: preferred(fields, 'id') }),
 		{
 			displayName: 'Order Direction',
 			name: 'orderDirection',

@@ -5,6 +5,8 @@ import { labelOf } from '../descriptions/labels';
 import type { FilterOperator, ResourceDefinition } from '../registry';
 import { FILTER_OPERATORS } from '../registry';
 import type { Query } from '../transport';
+import { InputError } from '../errors';
+import { checkFieldName, fieldNameList } from '../fields/names';
 import { checkValue, expectationOf, uuidSchema } from '../validation';
 
 export interface FilterRow {
@@ -13,33 +15,35 @@ export interface FilterRow {
 	value: string;
 }
 
-/** Bad input never reaches the API: this error names the parameter and what it expects. */
-export class InputError extends Error {}
-
-function checkFilter(resource: ResourceDefinition, row: FilterRow, position: number): [string, string | string[]] {
+/**
+ * A field the registry knows keeps its operators and value checks. Any other field (one of the
+ * customer's own, or one the registry does not list as filterable) takes every operator of the
+ * spec's convention and any non-empty value, sent as typed: what it accepts is only known to the
+ * server (a sample of records is read while the form is open, never while a workflow runs).
+ */
+function checkFilter(resource: ResourceDefinition, row: FilterRow, position: number): [string, string, string | string[]] {
 	const where = `Filters › Filter ${position}`;
-	const field = resource.fields[row.field];
-	if (!field?.filter) {
-		const allowed = Object.keys(resource.fields).filter((name) => resource.fields[name].filter);
-		throw new InputError(`${where} › Field: "${row.field}" cannot be filtered on ${resource.pluralName}; expected one of ${allowed.join(', ')}`);
-	}
+	const name = checkFieldName(row.field, `${where} › Field`);
+	const known = resource.fields[name];
+	const allowed = known?.filter ?? FILTER_OPERATORS;
 	const operator = row.operator as FilterOperator;
-	if (!FILTER_OPERATORS.includes(operator) || !field.filter.includes(operator)) {
-		throw new InputError(`${where} › Operator: "${row.operator}" is not allowed for ${labelOf(row.field)}; expected one of ${field.filter.join(', ')}`);
+	if (!FILTER_OPERATORS.includes(operator) || !allowed.includes(operator)) {
+		throw new InputError(`${where} › Operator: "${row.operator}" is not allowed for ${labelOf(name)}; expected one of ${allowed.join(', ')}`);
 	}
+	const expected = known ? expectationOf(known) : 'a value';
 	const raw = String(row.value ?? '');
 	const parts = operator === 'in' ? raw.split(',').map((part) => part.trim()).filter(Boolean) : [raw];
 	if (parts.length === 0 || parts.some((part) => part.trim() === '')) {
-		throw new InputError(`${where} › Value: a value is required for ${labelOf(row.field)}; expected ${expectationOf(field)}`);
+		throw new InputError(`${where} › Value: a value is required for ${labelOf(name)}; expected ${expected}`);
 	}
 	const checked = parts.map((part) => {
-		const value = checkValue(field, part);
+		const value = known ? checkValue(known, part) : part.trim();
 		if (value === undefined) {
-			throw new InputError(`${where} › Value: "${part}" is not valid for ${labelOf(row.field)}; expected ${expectationOf(field)}`);
+			throw new InputError(`${where} › Value: "${part}" is not valid for ${labelOf(name)}; expected ${expected}`);
 		}
 		return value;
 	});
-	return [operator, operator === 'in' ? checked : checked[0]];
+	return [name, operator, operator === 'in' ? checked : checked[0]];
 }
 
 export interface ListQueryInput {
@@ -47,7 +51,8 @@ export interface ListQueryInput {
 	conditionId?: string;
 	orderBy?: string;
 	orderDirection?: string;
-	select?: string[];
+	/** A list, or comma-separated names from an expression. */
+	select?: unknown;
 }
 
 /** Turns the form's values into the API's query, checking each against the registry. */
@@ -55,18 +60,18 @@ export function buildListQuery(resource: ResourceDefinition, input: ListQueryInp
 	const query: Query = {};
 	const filteredBy = new Map<string, number>();
 	(input.filters ?? []).forEach((row, index) => {
-		const [operator, value] = checkFilter(resource, row, index + 1);
+		const [field, operator, value] = checkFilter(resource, row, index + 1);
 		// `filters[<field>]` holds one op and one value: a second filter on the same field would
 		// silently replace the first (a range "from … to …" would lose its start).
-		const earlier = filteredBy.get(row.field);
+		const earlier = filteredBy.get(field);
 		if (earlier !== undefined) {
 			throw new InputError(
-				`Filters › Filter ${index + 1} › Field: ${labelOf(row.field)} is already filtered by Filter ${earlier}; expected each field once (the API takes one operator and value per field)`,
+				`Filters › Filter ${index + 1} › Field: ${labelOf(field)} is already filtered by Filter ${earlier}; expected each field once (the API takes one operator and value per field)`,
 			);
 		}
-		filteredBy.set(row.field, index + 1);
-		query[QUERY.filter(row.field, 'op')] = operator;
-		query[QUERY.filter(row.field, 'value')] = value;
+		filteredBy.set(field, index + 1);
+		query[QUERY.filter(field, 'op')] = operator;
+		query[QUERY.filter(field, 'value')] = value;
 	});
 	if (input.conditionId) {
 		if (!resource.conditionDomain) throw new InputError(`Condition: ${resource.pluralName} cannot be filtered by a condition`);
@@ -75,22 +80,19 @@ export function buildListQuery(resource: ResourceDefinition, input: ListQueryInp
 		}
 		query[QUERY.conditionId] = input.conditionId;
 	}
-	if (input.orderBy) {
-		if (!resource.fields[input.orderBy]?.orderable) {
-			throw new InputError(`Options › Order By: ${resource.pluralName} cannot be ordered by "${input.orderBy}"`);
-		}
+	// Order and select take any well-formed field name: which fields the endpoint orders by or
+	// returns is the server's to say (the registry's lists only feed the form's choices).
+	if (input.orderBy !== undefined && String(input.orderBy).trim() !== '') {
+		const field = checkFieldName(input.orderBy, 'Options › Order By');
 		if (input.orderDirection !== 'asc' && input.orderDirection !== 'desc') {
 			throw new InputError(`Options › Order Direction: expected asc or desc, got "${input.orderDirection}"`);
 		}
-		query[QUERY.orderField] = input.orderBy;
+		query[QUERY.orderField] = field;
 		query[QUERY.orderDirection] = input.orderDirection;
 	}
-	if (input.select && input.select.length > 0) {
-		const unknown = input.select.filter((name) => !resource.fields[name]);
-		if (unknown.length > 0) {
-			throw new InputError(`Options › Fields to Return: unknown field ${unknown.join(', ')}; expected fields of ${resource.pluralName}`);
-		}
-		query[QUERY.select] = input.select.includes('id') ? input.select : ['id', ...input.select];
+	const select = fieldNameList(input.select).map((name, index) => checkFieldName(name, `Options › Fields to Return › Field ${index + 1}`));
+	if (select.length > 0) {
+		query[QUERY.select] = [...new Set(select.includes('id') ? select : ['id', ...select])];
 	}
 	return query;
 }
@@ -115,6 +117,6 @@ export function readListQuery(resource: ResourceDefinition, read: ParameterReade
 		conditionId: locatorValue(condition) || undefined,
 		orderBy: options.orderBy as string | undefined,
 		orderDirection: (options.orderDirection as string | undefined) ?? 'asc',
-		select: options.select as string[] | undefined,
+		select: options.select,
 	});
 }

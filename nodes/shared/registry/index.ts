@@ -8,7 +8,7 @@ import { job } from './resources/job';
 import { organizationalUnit } from './resources/organizationalUnit';
 import { systemTimeType } from './resources/systemTimeType';
 import { timeReport } from './resources/timeReport';
-import type { OperationName, ResourceDefinition } from './types';
+import type { ResourceDefinition } from './types';
 
 export * from './types';
 
@@ -32,20 +32,6 @@ export function resourceByValue(value: string): ResourceDefinition {
 	const resource = byValue.get(value);
 	if (!resource) throw new Error(`Unknown resource "${value}"`);
 	return resource;
-}
-
-/** The operations a resource offers follow from the paths it has. */
-export function operationsOf(resource: ResourceDefinition): OperationName[] {
-	const { paths } = resource;
-	const offered: Array<[OperationName, string | undefined]> = [
-		['create', paths.create],
-		['createOrUpdate', paths.createOrUpdate],
-		['get', paths.get],
-		['getMany', paths.list],
-		['replace', paths.replace],
-		['update', paths.update],
-	];
-	return offered.filter(([, path]) => path !== undefined).map(([name]) => name);
 }
 
 export const listableResources = (): ResourceDefinition[] => RESOURCES.filter((r) => r.paths.list);

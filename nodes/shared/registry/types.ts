@@ -30,8 +30,6 @@ export interface FieldDefinition {
 	orderable?: boolean;
 }
 
-export type OperationName = 'getMany' | 'get' | 'create' | 'update' | 'replace' | 'createOrUpdate';
-
 /** Paths relative to the base URL; `{id}` is the record's identifier. */
 export interface ResourcePaths {
 	list?: string;

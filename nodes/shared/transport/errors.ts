@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { TransportFailure } from './failure';
 import { apiErrorBody } from './failure';
+import type { Redact } from './redact';
 
 export interface FailureContext {
 	method: string;
@@ -11,6 +12,8 @@ export interface FailureContext {
 	/** Names the record a single-resource request was about, e.g. "Employee 3f2c…". */
 	subject?: string;
 	itemIndex?: number;
+	/** Replaces the credential's secrets and anything token-shaped (redact.ts). */
+	redact: Redact;
 }
 
 function innerErrorLines(failure: TransportFailure): string[] {
@@ -49,13 +52,20 @@ function headline(failure: TransportFailure, context: FailureContext): string {
 
 function rawHeadline(failure: TransportFailure, context: FailureContext): string {
 	const status = failure.status;
+	const endpoint = `${context.method} ${context.path}`;
 	const apiMessage = apiErrorBody(failure.body).message;
 	if (failure.provisioningMessage) return failure.provisioningMessage;
+	if (failure.stopped === 'cancelled') return `Stopped ${endpoint}: the execution was cancelled`;
+	if (failure.stopped === 'deadline') return `The Personnel Data API did not answer ${endpoint} in time (${failure.message})`;
+	if (failure.stopped === 'tooLarge') return `The Personnel Data API's answer to ${endpoint} was too large (${failure.message})`;
+	if (failure.badAnswer) return `The Personnel Data API answered ${endpoint} with ${status} but ${failure.badAnswer}`;
 	if (status === 404 && context.subject) return `${context.subject} was not found`;
 	if (status === 403 && context.subject) return `Access to ${context.subject} is forbidden for this credential's role`;
-	if (status === 403) return 'The credential\'s role lacks the permission for this request';
 	if (status === 401) return 'The Personnel Data API did not accept the credential\'s token';
-	if (status !== undefined) return `The Personnel Data API answered ${status}${apiMessage ? ` ${apiMessage}` : ''}`;
+	const [first] = status !== undefined && status >= 400 && status < 500 ? (apiErrorBody(failure.body).errors ?? []) : [];
+	const why = first ? `: ${[first.reason, first.message].filter((part) => typeof part === 'string' && part !== '').join(': ')}` : '';
+	if (status === 403) return `The credential's role lacks the permission for this request${why}`;
+	if (status !== undefined) return `The Personnel Data API answered ${status}${apiMessage ? ` ${apiMessage}` : ''}${why}`;
 	return `The Personnel Data API could not be reached (${failure.code ?? 'no response'})`;
 }
 
@@ -65,22 +75,28 @@ function rawHeadline(failure: TransportFailure, context: FailureContext): string
  * request, so that no token can reach the message, the description or the error's context.
  */
 export function toNodeApiError(node: INode, failure: TransportFailure, context: FailureContext): NodeApiError {
+	const { redact } = context;
 	const inner = innerErrorLines(failure);
 	const details = [
 		...inner,
 		`${context.method} ${context.path}`,
-		failure.status === undefined && failure.code ? `network error ${failure.code}` : '',
+		failure.bodyExcerpt ? `answer: ${failure.bodyExcerpt}` : '',
+		failure.status === undefined && failure.code && !failure.stopped ? `network error ${failure.code}` : '',
 		context.attempts > 1 ? `gave up after ${context.attempts} attempts` : '',
 	].filter(Boolean);
 	const body = apiErrorBody(failure.body);
 	const errorResponse: JsonObject = {
 		httpCode: failure.status === undefined ? null : String(failure.status),
-		message: body.message ?? failure.code ?? 'request failed',
-		errors: (body.errors ?? []) as unknown as JsonObject[],
+		message: redact(body.message ?? failure.code ?? 'request failed'),
+		errors: (body.errors ?? []).map((error) => ({
+			domain: redact(String(error.domain ?? '')),
+			reason: redact(String(error.reason ?? '')),
+			message: redact(String(error.message ?? '')),
+		})),
 	};
 	return new NodeApiError(node, errorResponse, {
-		message: headline(failure, context),
-		description: details.join('\n'),
+		message: redact(headline(failure, context)),
+		description: redact(details.join('\n')),
 		httpCode: failure.status === undefined ? undefined : String(failure.status),
 		itemIndex: context.itemIndex,
 	});

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ExchangeStop } from './bounded';
+import { ExchangeStopped } from './bounded';
 import { provisioningFailureOf } from './provisioning';
 
 /** What a failed request left behind, stripped of the request itself (it holds the token). */
@@ -18,6 +20,14 @@ export interface TransportFailure {
 	 * so a transient provisioning failure may be retried for every method.
 	 */
 	notSent?: boolean;
+	/** This side ended the exchange: out of time, the answer too large, or the execution cancelled. */
+	stopped?: ExchangeStop;
+	/** A 2xx that is not the API's JSON: what was expected and what came instead. */
+	badAnswer?: string;
+	/** An error status whose body is not JSON: its type, size and first words. */
+	bodyExcerpt?: string;
+	/** The run already stopped for this reason (see request.ts): nothing was sent. */
+	runStopped?: boolean;
 }
 
 interface AxiosLike {
@@ -56,6 +66,9 @@ function textsOf(error: AxiosLike): string[] {
  * which is why request.ts reads responses with `ignoreHttpStatusErrors` whenever it can.
  */
 export function failureOf(error: unknown): TransportFailure {
+	if (error instanceof ExchangeStopped) {
+		return { stopped: error.reason, code: error.reason === 'deadline' ? 'ETIMEDOUT' : undefined, message: error.message };
+	}
 	let current = error as AxiosLike | undefined;
 	for (let depth = 0; depth < 4 && current; depth++) {
 		if (current.response || !current.cause) break;

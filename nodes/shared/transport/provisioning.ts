@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { IDataObject, IHttpRequestHelper } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { PROVISIONING } from '../apiChoices';
+import { checkAnswer } from './answer';
+import type { ExchangeStop, RawAnswer } from './bounded';
+import { boundedExchange, ExchangeStopped, transportLimits } from './bounded';
+import { apiErrorBody } from './failure';
+import type { Redact } from './redact';
+import { redactorOf } from './redact';
 
 export interface ProvisionedToken {
 	accessToken: string;
@@ -67,42 +73,60 @@ export class ProvisioningError extends Error {
  * Returns the HTTP status or network code of the failed call, or undefined for other messages.
  */
 export function provisioningFailureOf(text: string): { status?: number; code?: string } | undefined {
-	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+))?/.exec(text);
+	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+)|(no complete answer))?/.exec(text);
 	if (!match) return undefined;
-	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[2] };
+	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
 }
 
-function describeFailure(error: unknown): { detail: string; transient: boolean } {
-	const failure = error as {
-		response?: { status?: number; data?: { errors?: Array<{ reason?: string }> } };
-		code?: string;
-	};
-	const status = failure.response?.status;
-	const reasons = (failure.response?.data?.errors ?? [])
-		.map((inner) => inner.reason)
-		.filter((reason): reason is string => typeof reason === 'string');
-	const code = status === undefined ? (failure.code ?? 'NO_RESPONSE') : undefined;
-	return {
-		detail: status !== undefined ? [`HTTP ${status}`, ...reasons].join(', ') : (code as string),
-		transient: isTransient(status, code),
-	};
+function transient(stop: ExchangeStop): boolean {
+	return stop === 'deadline';
 }
 
+/**
+ * One provisioning call within the transport's deadline and size cap. Only the status, the API's
+ * reasons (redacted) or what came instead of JSON reach the error: the request holds the JTI and
+ * the signature, the response the salt or the token.
+ */
 async function postJson(
 	helpers: IHttpRequestHelper['helpers'],
 	baseUrl: string,
 	path: string,
 	body: IDataObject,
 	step: string,
-): Promise<unknown> {
-	let failure: { detail: string; transient: boolean } | undefined;
-	const response: unknown = await helpers
-		.httpRequest({ method: 'POST', url: `${baseUrl}${path}`, body, json: true })
-		.catch((error: unknown) => {
-			failure = describeFailure(error);
-		});
-	if (failure !== undefined) throw new ProvisioningError(step, failure.detail, failure.transient);
-	return response;
+	redact: Redact,
+): Promise<IDataObject> {
+	let unanswered: ProvisioningError | undefined;
+	const answer: RawAnswer | undefined = await boundedExchange(
+		async (signal) =>
+			(await helpers.httpRequest({
+				method: 'POST',
+				url: `${baseUrl}${path}`,
+				body,
+				json: true,
+				timeout: transportLimits.deadlineMs,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				abortSignal: signal,
+			})) as IN8nHttpFullResponse,
+	).catch((error: unknown) => {
+		const code = (error as { code?: unknown }).code;
+		unanswered =
+			error instanceof ExchangeStopped
+				? new ProvisioningError(step, error.message, transient(error.reason))
+				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', true);
+		return undefined;
+	});
+	if (answer === undefined) throw unanswered as ProvisioningError;
+	const checked = checkAnswer(answer, 'record');
+	if (checked.failure === undefined) return checked.body;
+	const { status, badAnswer } = checked.failure;
+	if (badAnswer !== undefined) throw new ProvisioningError(step, redact(`HTTP ${status}, ${badAnswer}`));
+	const reasons = (apiErrorBody(checked.failure.body).errors ?? [])
+		.map((inner) => inner.reason)
+		.filter((reason): reason is string => typeof reason === 'string')
+		.map(redact);
+	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), isTransient(status, undefined));
 }
 
 /** The spec's provisioning flow: begin with the JTI, sign the salt, exchange for an access token. */
@@ -112,19 +136,20 @@ export async function provisionAccessToken(
 	jti: string,
 	refreshToken: string,
 ): Promise<ProvisionedToken> {
-	const begun = await postJson(helpers, baseUrl, PROVISIONING.beginPath, { [PROVISIONING.jtiField]: jti }, 'begin');
+	let redact = redactorOf([refreshToken]);
+	const begun = await postJson(helpers, baseUrl, PROVISIONING.beginPath, { [PROVISIONING.jtiField]: jti }, 'begin', redact);
 	const salt = pick(begun, PROVISIONING.saltPaths);
 	if (!salt) throw new ProvisioningError('begin', 'the response holds no salt');
 
+	const signature = provisioningSignature(salt, refreshToken);
+	redact = redactorOf([refreshToken, salt, signature]);
 	const refreshed = await postJson(
 		helpers,
 		baseUrl,
 		PROVISIONING.refreshPath,
-		{
-			[PROVISIONING.jtiField]: jti,
-			[PROVISIONING.signatureField]: provisioningSignature(salt, refreshToken),
-		},
+		{ [PROVISIONING.jtiField]: jti, [PROVISIONING.signatureField]: signature },
 		'refresh',
+		redact,
 	);
 	const accessToken = pick(refreshed, PROVISIONING.accessTokenPaths);
 	if (!accessToken) throw new ProvisioningError('refresh', 'the response holds no access token');

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { sleepWithAbort } from 'n8n-workflow';
 
 /**
  * Shared by every request of one node run, so that a 429 seen by one concurrent request
@@ -11,9 +11,10 @@ export class RateGate {
 		this.resumeAt = Math.max(this.resumeAt, Date.now() + ms);
 	}
 
-	async ready(): Promise<void> {
+	/** Rejects when `cancel` aborts (the execution was stopped), also when there is no pause. */
+	async ready(cancel?: AbortSignal): Promise<void> {
 		const wait = this.resumeAt - Date.now();
-		if (wait > 0) await sleep(wait);
+		if (wait > 0 || cancel?.aborted) await sleepWithAbort(Math.max(0, wait), cancel);
 	}
 }
 

@@ -9,15 +9,19 @@ import type {
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleepWithAbort } from 'n8n-workflow';
 
 import { HTTP } from '../apiChoices';
+import type { Expectation } from './answer';
+import { checkAnswer } from './answer';
 import { baseUrlOf } from './baseUrl';
+import { boundedExchange, transportLimits } from './bounded';
 import { toNodeApiError } from './errors';
 import type { TransportFailure } from './failure';
-import { failureOf, failureOfResponse } from './failure';
+import { failureOf } from './failure';
 import type { Query } from './query';
 import { withQuery } from './query';
+import { redactorOf } from './redact';
 import { gateFor } from './rateGate';
 import { isIdempotent, isRetryable, retryDelayMs } from './retryPolicy';
 
@@ -33,45 +37,27 @@ export interface ApiRequest {
 	body?: IDataObject;
 	/** A POST that only reads (the shape list) may be repeated like a GET. */
 	idempotent?: boolean;
+	/** What a successful answer must hold; a single record unless said otherwise. */
+	expect?: Expectation;
 	/** Names the record for 403/404 messages, e.g. "Employee 3f2c…". */
 	subject?: string;
 	itemIndex?: number;
+	/**
+	 * Epoch ms by which any pause before a retry must be over; a longer one (a Retry-After, a
+	 * backoff) gives up with the error at once. A trigger poll sets its next poll's start here.
+	 */
+	waitUntil?: number;
 }
 
-type Outcome = { body: unknown; failure?: undefined } | { failure: TransportFailure };
+/** A provisioning is two exchanges (begin, refresh), each under its own deadline. */
+const PROVISIONING_EXCHANGES = 2;
 
-/**
- * One HTTP exchange through n8n's helper, so that pre-authentication, proxies and (in `renew`
- * mode) n8n's "401 → provision again → retry once" apply.
- *
- * Why two modes: when the helper throws, n8n wraps the error in a NodeApiError that keeps the status
- * and body but drops the response headers, so a 429's Retry-After would be lost. In `observe` mode
- * the response comes back whatever its status (`ignoreHttpStatusErrors`), headers included; but
- * then a 401 is not an error to n8n and it does not renew the token. So: `observe` while the stored
- * token is believed valid, `renew` when it is missing or past its `expiresAt` (n8n sees the 401).
- */
-async function send(context: ApiContext, request: ApiRequest, url: string, mode: 'observe' | 'renew'): Promise<Outcome> {
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		url,
-		json: true,
-		timeout: HTTP.timeoutMs,
-		headers: { Accept: 'application/json' },
-	};
-	if (request.body !== undefined) options.body = request.body;
-	if (mode === 'observe') {
-		options.ignoreHttpStatusErrors = true;
-		options.returnFullResponse = true;
-	}
-	try {
-		const response: unknown = await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options);
-		if (mode === 'renew') return { body: response };
-		const full = response as IN8nHttpFullResponse;
-		if (full.statusCode >= 200 && full.statusCode < 300) return { body: full.body };
-		return { failure: failureOfResponse(full.statusCode, full.headers as Record<string, unknown>, full.body) };
-	} catch (error) {
-		return { failure: failureOf(error) };
-	}
+type Outcome = { body: IDataObject; failure?: undefined } | { failure: TransportFailure };
+
+/** The execution's cancel signal, where the context has one (executions and, in n8n 2.x, polls). */
+export function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
+	const withSignal = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	return typeof withSignal.getExecutionCancelSignal === 'function' ? withSignal.getExecutionCancelSignal() : undefined;
 }
 
 function tokenOf(credentials: ICredentialDataDecryptedObject): string {
@@ -79,95 +65,241 @@ function tokenOf(credentials: ICredentialDataDecryptedObject): string {
 }
 
 /**
- * No token yet, or its stored expiry (decoded from the JWT) has passed: the next request renews it.
- * No safety margin: tokens may be short-lived, and a request that races the expiry only costs one
- * more 401 (observe mode sees it, then renews).
+ * No token yet, or its stored expiry (decoded from the JWT) has passed: provision before sending.
+ * A token this run has just provisioned is sent whatever our clock says (a server whose clock runs
+ * behind ours issues tokens that look expired here): only the server's 401 renews it.
  */
-function needsNewToken(credentials: ICredentialDataDecryptedObject): boolean {
+function needsNewToken(credentials: ICredentialDataDecryptedObject, run: RunAuth): boolean {
 	if (tokenOf(credentials) === '') return true;
+	if (run.provisioned.has(digestOf(tokenOf(credentials)))) return false;
 	const expiresAt = Date.parse(String(credentials.expiresAt ?? ''));
 	return Number.isFinite(expiresAt) && expiresAt <= Date.now();
 }
 
 /**
- * Renewals in flight, by credential and token being replaced. n8n provisions once per 401 and
- * nothing serialises concurrent requests, so with the node's Concurrency option every in-flight
- * request would provision its own token. The first request that finds the token missing or
- * expired goes alone; the others wait for it (once) and then use the token it stored.
+ * One HTTP exchange through n8n's helper, so that pre-authentication (and the write-back of a new
+ * token), proxies and n8n's request options apply. The credentials are handed over decrypted
+ * (`credentialsDecrypted`): n8n neither reads nor decrypts them again, and a copy whose access
+ * token is empty makes n8n's pre-authentication provision a new token before this request, whose
+ * result n8n then stores and merges into the copy.
+ *
+ * Every status comes back as a response (`ignoreHttpStatusErrors`), headers included, so that a
+ * 429's Retry-After is always seen and a 401 is handled here: n8n's own "401 → provision → retry
+ * once" would send a token the server has just refused once more. The body is streamed and read
+ * under the total deadline and size cap (bounded.ts), then checked (answer.ts).
  */
-const renewals = new Map<string, Promise<void>>();
-
-function renewalKey(credentials: ICredentialDataDecryptedObject): string {
-	const digest = createHash('sha256').update(tokenOf(credentials)).digest('hex');
-	return [baseUrlOf(credentials), String(credentials.authMode ?? ''), String(credentials.jti ?? ''), digest].join('\n');
+async function send(
+	context: ApiContext,
+	request: ApiRequest,
+	url: string,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<Outcome> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		json: true,
+		timeout: transportLimits.deadlineMs,
+		headers: { Accept: 'application/json' },
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (request.body !== undefined) options.body = request.body;
+	const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
+	try {
+		const answer = await boundedExchange(async (signal) => {
+			options.abortSignal = signal;
+			return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted,
+			})) as IN8nHttpFullResponse;
+		}, cancelSignalOf(context), tokenOf(credentials) === '' ? PROVISIONING_EXCHANGES : 0);
+		return checkAnswer(answer, request.expect ?? 'record');
+	} catch (error) {
+		return { failure: failureOf(error) };
+	}
 }
 
-/** One attempt from the caller's point of view: the token renewal, if one is due, is part of it. */
+/**
+ * What one node run has learnt about its credential, shared by its requests (items, pages,
+ * concurrent requests): renewals in flight, the tokens it provisioned, and a failure that ends the
+ * run. Without it a server that refuses every token would cost one provisioning per item.
+ */
+interface RunAuth {
+	/** Renewals in flight, by the token being replaced: the first request renews, the others wait. */
+	renewals: Map<string, Promise<ICredentialDataDecryptedObject | undefined>>;
+	/** Digests of the tokens this run provisioned. */
+	provisioned: Set<string>;
+	/** Those not yet accepted by the server once: a 401 for one of them is a refusal, not an expiry. */
+	unproven: Set<string>;
+	/** Those the server refused before accepting them once. */
+	refusedFresh: Set<string>;
+	failedProvisionings: number;
+	/** Set once renewing cannot help: every later request of the run fails with it, unsent. */
+	stop?: TransportFailure;
+}
+
+const runs = new WeakMap<object, RunAuth>();
+
+function runAuthOf(context: object): RunAuth {
+	let state = runs.get(context);
+	if (!state) {
+		state = { renewals: new Map(), provisioned: new Set(), unproven: new Set(), refusedFresh: new Set(), failedProvisionings: 0 };
+		runs.set(context, state);
+	}
+	return state;
+}
+
+function digestOf(token: string): string {
+	return createHash('sha256').update(token).digest('hex');
+}
+
+const REFUSED_FRESH_MESSAGE =
+	'The Personnel Data API refused freshly provisioned access tokens; stopped this run instead of provisioning again for every item. Check that the credential\'s environment or base URL is the API that issues its tokens';
+
+/**
+ * What the server said to `token`. A 401 for a token this run provisioned and the server never
+ * accepted counts as a refusal, and enough of them end the run; a token that worked and later
+ * expires (a long run) is renewed like any other.
+ */
+function noteAnswer(run: RunAuth, token: string, failure: TransportFailure | undefined): TransportFailure | undefined {
+	const digest = digestOf(token);
+	if (failure?.status !== 401) {
+		if (failure?.status !== undefined || failure === undefined) run.unproven.delete(digest);
+		return failure;
+	}
+	if (!run.unproven.has(digest)) return failure;
+	run.refusedFresh.add(digest);
+	if (run.refusedFresh.size < HTTP.refusedFreshTokensPerRun) return failure;
+	run.stop = { ...failure, provisioningMessage: REFUSED_FRESH_MESSAGE };
+	return run.stop;
+}
+
+/** Rounds of "send, 401, adopt a token another request renewed" before this request renews itself. */
+const MAX_ADOPTIONS = 3;
+
+/**
+ * One attempt from the caller's point of view. A token our clock believes valid is sent; if the
+ * server refuses it (revoked, or its clock runs ahead), the next send provisions directly: one 401
+ * per renewal. A token missing or past its `expiresAt` is renewed before sending: no 401 at all.
+ * `credentials` is the caller's object; a renewal replaces its token, so later attempts use it.
+ */
 async function attemptOnce(
 	context: ApiContext,
 	request: ApiRequest,
 	url: string,
-	/** Credentials the caller has just read; decrypting them again costs more than the request. */
-	fresh?: ICredentialDataDecryptedObject,
+	credentials: ICredentialDataDecryptedObject,
 ): Promise<Outcome> {
-	let refused: string | undefined;
-	let waited = false;
-	for (let round = 0; round < 4; round++) {
-		const credentials = round === 0 && fresh ? fresh : await context.getCredentials(CREDENTIAL_TYPE);
-		const token = tokenOf(credentials);
-		if (token !== refused && !needsNewToken(credentials)) {
-			const outcome = await send(context, request, url, 'observe');
+	const run = runAuthOf(context);
+	let refused = false;
+	let ownRenewals = 0;
+	for (let adoptions = 0; ; ) {
+		if (run.stop) return { failure: { ...run.stop, runStopped: true } };
+		if (!refused && !needsNewToken(credentials, run)) {
+			const token = tokenOf(credentials);
+			const outcome = await send(context, request, url, credentials);
+			const failure = noteAnswer(run, token, outcome.failure);
 			if (outcome.failure?.status !== 401) return outcome;
-			// The server refused a token our clock thinks valid (revoked, or the clocks differ):
-			// renew it below unless another request has done so meanwhile.
-			refused = token;
+			if (run.stop) return { failure: failure as TransportFailure };
+			refused = true;
 			continue;
 		}
-		const key = renewalKey(credentials);
-		const pending = renewals.get(key);
-		if (pending && !waited) {
-			waited = true;
-			await pending;
-			continue;
+		const replaced = digestOf(tokenOf(credentials));
+		const pending = run.renewals.get(replaced);
+		if (pending && adoptions < MAX_ADOPTIONS) {
+			adoptions++;
+			const renewed = await pending;
+			if (renewed && tokenOf(renewed) !== tokenOf(credentials)) {
+				Object.assign(credentials, { accessToken: renewed.accessToken, expiresAt: renewed.expiresAt });
+				refused = false;
+				continue;
+			}
 		}
-		const run = send(context, request, url, 'renew');
-		const done = run.then(() => undefined);
-		if (!pending) renewals.set(key, done);
-		try {
-			return await run;
-		} finally {
-			if (renewals.get(key) === done) renewals.delete(key);
-		}
+		const outcome = await renewAndSend(context, request, url, credentials, run, replaced);
+		// A fresh token refused: renew again, until the run's bound says the server never accepts one.
+		if (outcome.failure?.status !== 401 || run.stop || ++ownRenewals >= HTTP.refusedFreshTokensPerRun) return outcome;
+		refused = true;
 	}
-	return await send(context, request, url, 'renew');
 }
 
-/** The only way node code talks to the API: authentication, retries and error mapping. */
+/** Sends with the token cleared, so that n8n provisions (and stores) a new one first. */
+async function renewAndSend(
+	context: ApiContext,
+	request: ApiRequest,
+	url: string,
+	credentials: ICredentialDataDecryptedObject,
+	run: RunAuth,
+	replaced: string,
+): Promise<Outcome> {
+	const copy: ICredentialDataDecryptedObject = { ...credentials, accessToken: '', expiresAt: '' };
+	const sending = send(context, request, url, copy);
+	const renewal = sending.then(() => (tokenOf(copy) === '' ? undefined : copy));
+	run.renewals.set(replaced, renewal);
+	let outcome: Outcome;
+	try {
+		outcome = await sending;
+	} finally {
+		if (run.renewals.get(replaced) === renewal) run.renewals.delete(replaced);
+	}
+	const fresh = tokenOf(copy);
+	if (fresh !== '') {
+		Object.assign(credentials, { accessToken: fresh, expiresAt: copy.expiresAt });
+		run.provisioned.add(digestOf(fresh));
+		run.unproven.add(digestOf(fresh));
+	}
+	const failure = outcome.failure;
+	if (failure?.provisioningMessage !== undefined) {
+		run.failedProvisionings++;
+		// A refused JTI or signature cannot succeed by repeating, for this item or the next.
+		if (!isRetryable(failure, false) || run.failedProvisionings >= HTTP.failedProvisioningsPerRun) run.stop = failure;
+	} else if (fresh !== '') {
+		const noted = noteAnswer(run, fresh, failure);
+		if (noted) return { failure: noted };
+	}
+	return outcome;
+}
+
+/** The only way node code talks to the API: authentication, retries, checks and error mapping. */
 export async function apiRequest<T = IDataObject>(this: ApiContext, request: ApiRequest): Promise<T> {
+	// Read (and decrypted) once per request: every attempt and renewal below works on this object.
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const storedToken = credentials.accessToken;
 	const url = `${baseUrlOf(credentials)}${withQuery(request.path, request.query)}`;
 	const idempotent = isIdempotent(request.method, request.idempotent);
 	const gate = gateFor(this);
+	const cancel = cancelSignalOf(this);
+	const fail = (failure: TransportFailure, attempts: number) =>
+		toNodeApiError(this.getNode(), failure, {
+			method: request.method,
+			path: request.path,
+			attempts,
+			subject: request.subject,
+			itemIndex: request.itemIndex,
+			redact: redactorOf([credentials.refreshToken, credentials.legacyToken, credentials.accessToken, storedToken]),
+		});
 
 	let failure: TransportFailure | undefined;
 	let attempt = 0;
 	while (attempt < HTTP.maxAttempts) {
 		attempt++;
-		await gate.ready();
-		const outcome = await attemptOnce(this, request, url, attempt === 1 ? credentials : undefined);
+		try {
+			await gate.ready(cancel);
+		} catch {
+			throw fail({ stopped: 'cancelled', message: 'the execution was cancelled' }, attempt);
+		}
+		const outcome = await attemptOnce(this, request, url, credentials);
 		if (!outcome.failure) return outcome.body as T;
 		failure = outcome.failure;
-		if (!isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
+		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
 		const delay = retryDelayMs(failure, attempt);
 		if (delay > HTTP.retryAfterMaxMs) break;
+		if (request.waitUntil !== undefined && Date.now() + delay > request.waitUntil) break;
 		if (failure.status === 429) gate.pauseFor(delay);
-		await sleep(delay);
+		try {
+			await sleepWithAbort(delay, cancel);
+		} catch {
+			throw fail({ stopped: 'cancelled', message: 'the execution was cancelled' }, attempt);
+		}
 	}
-	throw toNodeApiError(this.getNode(), failure as TransportFailure, {
-		method: request.method,
-		path: request.path,
-		attempts: attempt,
-		subject: request.subject,
-		itemIndex: request.itemIndex,
-	});
+	throw fail(failure as TransportFailure, attempt);
 }

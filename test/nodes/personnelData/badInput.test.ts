@@ -1,7 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useCredential, useTestBed } from '../setup';
 import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
 
 /**
@@ -14,6 +13,8 @@ interface BadInput {
 	parameters: (ids: Ids) => INodeParameters;
 	/** Substrings of the error (message, plus description for API errors). */
 	expected: Array<string | RegExp>;
+	/** Substrings the error must not contain (e.g. an internal path instead of the form's label). */
+	notExpected?: string[];
 	sent: boolean;
 }
 
@@ -69,9 +70,9 @@ const TABLE: BadInput[] = [
 	{ name: 'filter id eq not a uuid', parameters: () => listEmployees(filter('id', 'eq', 'nope')), expected: ['Filter 1 › Value', '"nope"', 'ID', EXPECT_UUID], sent: false },
 	{ name: 'filter id in with one bad value', parameters: ({ employee }) => listEmployees(filter('id', 'in', `${employee}, bad`)), expected: ['Filter 1 › Value', '"bad"', EXPECT_UUID], sent: false },
 	{ name: 'filter employee_id eq not a uuid', parameters: () => listWith('timeReport', 'employee_id', 'eq', '42'), expected: ['Value', '"42"', 'Employee ID', EXPECT_UUID], sent: false },
-	{ name: 'unknown filter field', parameters: () => listEmployees(filter('salary', 'eq', '1')), expected: ['Filter 1 › Field', '"salary"', 'expected one of', 'last_name'], sent: false },
-	{ name: 'field that is not filterable', parameters: () => listEmployees(filter('phone1', 'eq', '1')), expected: ['Field', '"phone1"', 'expected one of'], sent: false },
-	{ name: 'condition summary is not filterable (spec)', parameters: () => listWith('condition', 'summary', 'eq', 'x'), expected: ['Field', '"summary"', 'expected one of id, name, domain, inserted_at, updated_at'], sent: false },
+	{ name: 'filter field name with a space', parameters: () => listEmployees(filter('first name', 'eq', 'Ada')), expected: ['Filter 1 › Field', '"first name"', 'not a field name', 'expected letters'], sent: false },
+	{ name: 'filter field name with brackets', parameters: () => listEmployees(filter('email][op', 'eq', 'x')), expected: ['Filter 1 › Field', 'not a field name'], sent: false },
+	{ name: 'filter on a field the registry does not know, without a value', parameters: () => listEmployees(filter('salary', 'gt', ' ')), expected: ['Filter 1 › Value', 'a value is required', 'Salary'], sent: false },
 	{ name: 'operator not allowed for the field', parameters: () => listEmployees(filter('email', 'gt', 'a')), expected: ['Filter 1 › Operator', '"gt"', 'Email', 'expected one of eq, ilike'], sent: false },
 	{ name: 'unknown operator', parameters: () => listEmployees(filter('updated_at', 'like', '2026-01-01T00:00:00Z')), expected: ['Operator', '"like"', 'expected one of eq, gt, lt, gte, lte'], sent: false },
 	{ name: '"in" on a date-time', parameters: () => listEmployees(filter('updated_at', 'in', '2026-01-01T00:00:00Z')), expected: ['Operator', '"in"', 'Updated At'], sent: false },
@@ -105,9 +106,9 @@ const TABLE: BadInput[] = [
 	{ name: 'limit 1.5', parameters: () => listEmployees({ limit: 1.5 }), expected: ['Limit', 'whole number', '1.5'], sent: false },
 	{ name: 'limit over the maximum', parameters: () => listEmployees({ limit: 10_000_001 }), expected: ['Limit', 'to 10000000', '10000001'], sent: false },
 	{ name: 'limit as text from an expression', parameters: () => listEmployees({ limit: '={{ "ten" }}' }), expected: ['Limit'], sent: false },
-	{ name: 'order by a field that is not orderable', parameters: () => listEmployees({ options: { orderBy: 'email' } }), expected: ['Order By', '"email"'], sent: false },
+	{ name: 'order by a malformed field name', parameters: () => listEmployees({ options: { orderBy: 'last_name&x=1', orderDirection: 'asc' } }), expected: ['Order By', '"last_name&x=1"', 'not a field name'], sent: false },
 	{ name: 'order direction unknown', parameters: () => listEmployees({ options: { orderBy: 'id', orderDirection: 'up' } }), expected: ['Order Direction', 'asc or desc', '"up"'], sent: false },
-	{ name: 'select an unknown field', parameters: () => listEmployees({ options: { select: ['salary'] } }), expected: ['Fields to Return', 'salary'], sent: false },
+	{ name: 'select a malformed field name', parameters: () => listEmployees({ options: { select: ['first_name', 'a b'] } }), expected: ['Fields to Return › Field 2', '"a b"', 'not a field name'], sent: false },
 	{ name: 'shape not valid JSON', parameters: () => listEmployees({ options: { shape: '{name: first_name' } }), expected: ['Shape (JSON)', 'not valid JSON'], sent: false },
 	{ name: 'shape a JSON array', parameters: () => listEmployees({ options: { shape: '["first_name"]' } }), expected: ['Shape (JSON)', 'expected a JSON object', 'array'], sent: false },
 
@@ -121,32 +122,55 @@ const TABLE: BadInput[] = [
 	{
 		name: 'Other Fields JSON: two null valid_from',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: null, value: 'A' }, { valid_from: null, value: 'B' }] } }) }),
-		expected: ['data.properties.title', 'empty valid_from', 'at most one'],
+		expected: ['title', 'empty valid_from', 'Other Fields (JSON) › properties.title[0]', 'properties.title[1]', 'at most one'],
 		sent: false,
 	},
-	{ name: 'dated rows: the same date twice', parameters: () => create(rows(['cost_center', '2026-01-01', 'A'], ['cost_center', '2026-01-01', 'B'])), expected: ['cost_center', '2026-01-01', 'each date once'], sent: false },
+	{
+		name: 'dated rows: the same date twice',
+		parameters: () => create(rows(['cost_center', '2026-01-01', 'A'], ['cost_center', '2026-01-01', 'B'])),
+		expected: ['Dated Values › Entry 2 › Valid From', 'cost_center', 'already valid from 2026-01-01 in Dated Values › Entry 1', 'each date once'],
+		sent: false,
+	},
+	{
+		name: 'dated row: valid_from "tomorrow" names the form row',
+		parameters: () => create(rows(['title', '', 'Trainee'], ['title', 'tomorrow', 'Lead'])),
+		expected: ['Dated Values › Entry 2 › Valid From', '"tomorrow"', 'title', 'YYYY-MM-DD'],
+		notExpected: ['data.properties', '[0]', '[1]'],
+		sent: false,
+	},
 	{
 		name: 'Other Fields JSON: the same date twice',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: '2025-01-01', value: 'A' }, { valid_from: '2025-01-01', value: 'B' }] } }) }),
-		expected: ['data.properties.title', '2025-01-01', 'each date once'],
+		expected: ['Other Fields (JSON) › properties.title[1].valid_from', 'already valid from 2025-01-01', 'properties.title[0]', 'each date once'],
 		sent: false,
 	},
-	{ name: 'dated row: impossible date', parameters: () => create(rows(['title', '2026-02-30', 'A'])), expected: ['title', 'valid_from', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'dated row: impossible date', parameters: () => create(rows(['title', '2026-02-30', 'A'])), expected: ['Dated Values › Entry 1 › Valid From', 'title', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
 	{
 		name: 'Other Fields JSON: valid_from in words',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: 'yesterday', value: 'A' }] } }) }),
-		expected: ['data.properties.title[0].valid_from', '"yesterday"', 'YYYY-MM-DD'],
+		expected: ['Other Fields (JSON) › properties.title[0].valid_from', '"yesterday"', 'YYYY-MM-DD'],
 		sent: false,
 	},
 	{
 		name: 'Other Fields JSON: a dated entry without value',
 		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: '2025-01-01' }] } }) }),
-		expected: ['data.properties.title', 'valid_from', 'value'],
+		expected: ['Other Fields (JSON) › properties.title[0].value', 'missing', 'valid_from'],
 		sent: false,
 	},
 	{ name: 'dated row: work percentage not a number', parameters: () => create(rows(['work_percentage', '2026-01-01', 'eighty'])), expected: ['Entry 1 › Value', '"eighty"', 'a number'], sent: false },
 	{ name: 'dated row: org unit not a uuid', parameters: () => create(rows(['org_unit_id', '2026-01-01', 'sales'])), expected: ['Entry 1 › Value', '"sales"', EXPECT_UUID], sent: false },
-	{ name: 'dated row: not a dated property', parameters: () => create(rows(['salary', '2026-01-01', '1'])), expected: ['Entry 1 › Property', '"salary"', 'expected one of title'], sent: false },
+	{ name: 'dated row: malformed property name', parameters: () => create(rows(['job title', '2026-01-01', '1'])), expected: ['Entry 1 › Property', '"job title"', 'not a field name'], sent: false },
+	{ name: 'dated row: custom_properties', parameters: () => create(rows(['custom_properties', '2026-01-01', '1'])), expected: ['Entry 1 › Property', 'Custom Properties (JSON)'], sent: false },
+	{ name: 'field by name: read-only in the registry', parameters: () => create({ fieldsByName: { field: [{ name: 'inserted_at', value: '2026-01-01T00:00:00Z' }] } }), expected: ['Fields by Name › Field 1 › Name', 'inserted_at', 'not writable'], sent: false },
+	{ name: 'field by name: also set above', parameters: () => create({ fields: { phone1: '1' }, fieldsByName: { field: [{ name: 'phone1', value: '2' }] } }), expected: ['Fields by Name', 'phone1', 'already set'], sent: false },
+	{ name: 'field by name: without a value', parameters: () => create({ fieldsByName: { field: [{ name: 'nickname', value: '' }] } }), expected: ['Fields by Name › Field 1 › Value', 'nickname', 'null'], sent: false },
+	{ name: 'field by name: known email checked', parameters: () => create({ fieldsByName: { field: [{ name: 'email', value: 'ada-at-example' }] } }), expected: ['email', '"ada-at-example"', 'name@domain'], sent: false },
+	{
+		name: 'dated row: a property the server does not know (its reason is shown)',
+		parameters: () => create(rows(['salary', '2026-01-01', '1'])),
+		expected: ['400', 'data.properties.salary', 'unknown property'],
+		sent: true,
+	},
 	{ name: 'Other Fields not valid JSON', parameters: () => create({ otherFields: '{"phone1": ' }), expected: ['Other Fields (JSON)', 'not valid JSON'], sent: false },
 	{ name: 'Custom Properties a JSON array', parameters: () => create({ customProperties: '[1, 2]' }), expected: ['Custom Properties (JSON)', 'expected a JSON object', 'array'], sent: false },
 	{
@@ -156,7 +180,110 @@ const TABLE: BadInput[] = [
 		sent: true,
 	},
 
+	// ---- Other Fields (JSON) and Custom Properties (JSON): the checks the form fields get
+	{ name: 'Other Fields JSON: a __proto__ key', parameters: () => create({ otherFields: '{"__proto__": {"polluted": true}}' }), expected: ['Other Fields (JSON) › __proto__', 'not allowed'], sent: false },
+	{ name: 'Other Fields JSON: a constructor key', parameters: () => create({ otherFields: '{"constructor": {"prototype": {"polluted": true}}}' }), expected: ['Other Fields (JSON) › constructor', 'not allowed'], sent: false },
+	{ name: 'Custom Properties JSON: a nested prototype key', parameters: () => create({ customProperties: '{"shirt": {"prototype": "M"}}' }), expected: ['Custom Properties (JSON) › shirt.prototype', 'not allowed'], sent: false },
+	{ name: 'Custom Properties JSON: a __proto__ key', parameters: () => create({ customProperties: '{"__proto__": {"isAdmin": true}}' }), expected: ['Custom Properties (JSON) › __proto__', 'not allowed'], sent: false },
+	{
+		name: 'Other Fields JSON: __proto__ inside properties',
+		parameters: () => create({ otherFields: '{"properties": {"custom_properties": {"__proto__": {"x": 1}}}}' }),
+		expected: ['Other Fields (JSON) › properties.custom_properties.__proto__', 'not allowed'],
+		sent: false,
+	},
+	{ name: 'Other Fields JSON: properties a string', parameters: () => create({ otherFields: '{"properties": "abc"}' }), expected: ['Other Fields (JSON) › properties', 'expected an object', '"abc"'], sent: false },
+	{ name: 'Other Fields JSON: custom_properties a list', parameters: () => create({ otherFields: '{"properties": {"custom_properties": [1]}}' }), expected: ['Other Fields (JSON) › properties.custom_properties', 'expected an object'], sent: false },
+	{
+		name: 'Other Fields JSON: a dated entry without valid_from',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ value: 'Lead' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.title[0].valid_from', 'missing', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: valid_from a number',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: [{ valid_from: 20260101, value: 'Lead' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.title[0].valid_from', '20260101', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: valid_from 2026-02-30',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { cost_center: [{ valid_from: '2026-02-30', value: 'CC' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.cost_center[0].valid_from', '"2026-02-30"', 'YYYY-MM-DD'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: a dated property that is not a list',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { title: 'Lead' } }) }),
+		expected: ['Other Fields (JSON) › properties.title', 'expected a list'],
+		sent: false,
+	},
+	{
+		// A customer may have its own dated properties (see "Your own fields"): the server decides.
+		name: 'Other Fields JSON: a property this server does not have (the server says)',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { salary: [{ valid_from: null, value: 1 }] } }) }),
+		expected: ['400', 'unknown_field', 'data.properties.salary', 'custom_properties', 'title'],
+		sent: true,
+	},
+	{
+		name: 'Other Fields JSON: work_percentage value not a number',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { work_percentage: [{ valid_from: '2026-01-01', value: 'eighty' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.work_percentage[0].value', '"eighty"', 'a number'],
+		sent: false,
+	},
+	{
+		name: 'Other Fields JSON: manager_id value not a uuid',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { manager_id: [{ valid_from: null, value: 'boss' }] } }) }),
+		expected: ['Other Fields (JSON) › properties.manager_id[0].value', '"boss"', EXPECT_UUID],
+		sent: false,
+	},
+	...['id', 'org_id', 'inserted_at', 'updated_at'].map(
+		(field): BadInput => ({
+			name: `Other Fields JSON: read-only ${field}`,
+			parameters: () => create({ otherFields: JSON.stringify({ [field]: field.endsWith('_at') ? '2026-01-01T00:00:00Z' : UNKNOWN_UUID }) }),
+			expected: [`Other Fields (JSON) › ${field}`, 'cannot be supplied', 'the API sets it'],
+			sent: false,
+		}),
+	),
+	{
+		name: 'Other Fields JSON: update emptying first_name',
+		parameters: ({ employee }) => ({ resource: 'employee', operation: 'update', id: byId(employee), otherFields: '{"first_name": ""}' }),
+		expected: ['Other Fields (JSON) › first_name', 'cannot be emptied', 'non-empty text'],
+		sent: false,
+	},
+	{ name: 'Other Fields JSON: replace with last_name null', parameters: ({ employee }) => ({ resource: 'employee', operation: 'replace', id: byId(employee), first_name: 'A', last_name: 'B', otherFields: '{"last_name": null}' }), expected: ['Other Fields (JSON) › last_name', 'expected text', 'null'], sent: false },
+	{ name: 'Other Fields JSON: malformed email', parameters: () => create({ otherFields: '{"email": "ada-at-example"}' }), expected: ['Other Fields (JSON) › email', '"ada-at-example"', 'name@domain'], sent: false },
+	{ name: 'Other Fields JSON: phone1 a number', parameters: () => create({ otherFields: '{"phone1": 46701234567}' }), expected: ['Other Fields (JSON) › phone1', 'expected text', '46701234567'], sent: false },
+	{ name: 'Other Fields JSON: a field this server does not have (the server says)', parameters: () => create({ otherFields: '{"salary": 1}' }), expected: ['400', 'unknown_field', 'data.salary'], sent: true },
+	{ name: 'Other Fields JSON: a malformed field name', parameters: () => create({ otherFields: '{"sal ary": 1}' }), expected: ['Other Fields (JSON) › sal ary', 'not a field name'], sent: false },
+	{
+		name: 'Other Fields JSON: a customer property history with a bad date',
+		parameters: () => create({ otherFields: JSON.stringify({ properties: { weekly_hours: [{ valid_from: '2026-13-01', value: 1 }] } }) }),
+		expected: ['Other Fields (JSON) › properties.weekly_hours[0].valid_from', '"2026-13-01" is not a date'],
+		sent: false,
+	},
+	{ name: 'Shape JSON: a constructor key', parameters: () => listEmployees({ options: { shape: '{"constructor": "first_name"}' } }), expected: ['Options › Shape (JSON) › constructor', 'not allowed'], sent: false },
+
+	// ---- node-wide options
+	...[
+		['0', '={{ 0 }}'],
+		['1000', '={{ 1000 }}'],
+		['-5', '={{ -5 }}'],
+		['"abc"', '={{ "abc" }}'],
+		['2.5', '={{ 2.5 }}'],
+	].map(
+		([shown, expression]): BadInput => ({
+			name: `Concurrency ${shown} from an expression`,
+			parameters: ({ employee }) => ({ ...getEmployee(employee), options: { concurrency: expression } }),
+			expected: ['Options › Concurrency', 'whole number from 1 to 10', shown],
+			sent: false,
+		}),
+	),
+	{ name: 'Dated Values As Of 2026-02-30 (Get)', parameters: ({ employee }) => ({ ...getEmployee(employee), simplify: true, options: { asOfDate: '2026-02-30' } }), expected: ['Options › Dated Values As Of', '"2026-02-30"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'Dated Values As Of garbage (Get Many)', parameters: () => listEmployees({ simplify: true, options: { asOfDate: 'garbage' } }), expected: ['Options › Dated Values As Of', '"garbage"', 'YYYY-MM-DD'], sent: false },
+	{ name: 'Dated Values As Of with an impossible time', parameters: () => listEmployees({ simplify: true, options: { asOfDate: '2026-02-01T25:00:00' } }), expected: ['Options › Dated Values As Of', '"2026-02-01T25:00:00"'], sent: false },
+
 	// ---- system time types
+	{ name: 'time type: __proto__ in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: '{"__proto__": {"x": 1}}' }), expected: ['Other Fields (JSON) › __proto__', 'not allowed'], sent: false },
 	{ name: 'time type: source_system in JSON', parameters: ({ integration }) => timeType(integration, { otherFields: '{"source_system": "x"}' }), expected: ['source_system', 'cannot be supplied'], sent: false },
 	{ name: 'time type: empty Type Name', parameters: ({ integration }) => timeType(integration, { typeName: ' ' }), expected: ['Type Name', 'required'], sent: false },
 	{ name: 'time type: wider unit type not a uuid', parameters: ({ integration }) => timeType(integration, { fields: { wider_unit_type_id: 'days' } }), expected: ['Wider Unit Type ID', '"days"', EXPECT_UUID], sent: false },
@@ -168,6 +295,36 @@ const TABLE: BadInput[] = [
 	{ name: 'poll interval negative', parameters: ({ transfer }) => ({ resource: 'fileTransfer', operation: 'get', id: byId(transfer), options: { waitUntilDone: true, waitInterval: -1 } }), expected: ['First Poll Interval (Seconds)', 'positive number'], sent: false },
 
 	// ---- only the server can tell
+	{
+		name: 'filter on a field the server does not filter on',
+		parameters: () => listEmployees(filter('phone1', 'eq', '1')),
+		expected: ['400', 'filters/unknown_field', 'filters[phone1]', 'not filterable'],
+		sent: true,
+	},
+	{
+		name: 'condition summary is not filterable (the server says)',
+		parameters: () => listWith('condition', 'summary', 'eq', 'x'),
+		expected: ['400', 'filters[summary]', 'expected one of domain, id, name, inserted_at, updated_at'],
+		sent: true,
+	},
+	{
+		name: 'order by a field the server does not order by',
+		parameters: () => listEmployees({ options: { orderBy: 'email', orderDirection: 'asc' } }),
+		expected: ['400', 'order/invalid_order_field', '"email" is not orderable'],
+		sent: true,
+	},
+	{
+		name: 'select a field the server does not have',
+		parameters: () => listEmployees({ options: { select: ['salary'] } }),
+		expected: ['400', 'select/unknown_field', 'select[]: field "salary"'],
+		sent: true,
+	},
+	{
+		name: 'a UUID with version digit 0 is a UUID (zod 4 would refuse it); the server says 404',
+		parameters: () => getEmployee('00000000-0000-0000-0000-000000000001'),
+		expected: ['Employee 00000000-0000-0000-0000-000000000001 was not found'],
+		sent: true,
+	},
 	{
 		name: 'condition of another domain',
 		parameters: ({ otherDomainCondition }) => listEmployees({ condition: byId(otherDomainCondition) }),
@@ -183,11 +340,10 @@ const TABLE: BadInput[] = [
 ];
 
 describe('Personnel Data: bad input', () => {
-	let bed: TestBed;
+	const bed = useTestBed();
 	let ids: Ids;
 
-	beforeAll(async () => {
-		bed = await startTestBed();
+	beforeAll(() => {
 		const { sim } = bed.simulator;
 		ids = {
 			employee: sim.getRecords('employees')[0].id,
@@ -195,9 +351,6 @@ describe('Personnel Data: bad input', () => {
 			otherDomainCondition: sim.conditionIds().sickLeave,
 			transfer: sim.createFileTransfer().id,
 		};
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
 	});
 
 	it('has at least 40 rows', () => {
@@ -214,6 +367,7 @@ describe('Personnel Data: bad input', () => {
 			if (typeof part === 'string') expect(text).toContain(part);
 			else expect(text).toMatch(part);
 		}
+		for (const part of row.notExpected ?? []) expect(text).not.toContain(part);
 		const requests = apiRequests(bed);
 		if (row.sent) expect(requests.length).toBeGreaterThan(0);
 		else expect(requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual([]);
@@ -230,6 +384,68 @@ describe('Personnel Data: bad input', () => {
 		expect(items.map((item) => item.json.id ?? item.json.error)).toEqual([good, expect.stringContaining('"bad"'), good]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(apiRequests(bed)).toHaveLength(2);
+	});
+
+	describe('credential Base URL (Custom Base URL)', () => {
+		afterEach(() => useCredential(bed));
+
+		const BAD_BASE_URLS: Array<[string, (base: string) => string, string]> = [
+			['not a URL', () => 'not a url', 'is not a URL'],
+			['a file: URL', () => 'file:///etc/passwd', 'uses file:'],
+			['a javascript: URL', () => 'javascript:alert(1)', 'uses javascript:'],
+			['empty', () => '', 'is empty'],
+			['a leading space', (base) => ` ${base}`, 'spaces around it'],
+			['a fragment', (base) => `${base}#section`, 'fragment'],
+			['a query', (base) => `${base}?x=`, 'query'],
+		];
+
+		it.each(BAD_BASE_URLS)('%s: an error naming Base URL, nothing sent, not retried', async (_name, baseUrlOf, why) => {
+			for (const authMode of ['refreshToken', 'legacyToken'] as const) {
+				useCredential(bed, 'admin', authMode);
+				bed.runtime.setCredentials('personnelDataApi', {
+					...bed.runtime.storedCredentials('personnelDataApi'),
+					baseUrl: baseUrlOf(bed.simulator.baseUrl),
+				});
+				const result = await run(bed, getEmployee(ids.employee));
+				expect(result.error?.message).toContain('Base URL');
+				expect(result.error?.message).toContain(why);
+				expect(result.error?.message).toContain('expected an absolute http(s) address');
+				// Nothing reached the simulator: neither the request nor a token request.
+				expect(bed.simulator.sim.requests()).toEqual([]);
+			}
+		});
+
+		it('the credential test names Base URL too', async () => {
+			bed.runtime.setCredentials('personnelDataApi', { ...bed.runtime.storedCredentials('personnelDataApi'), baseUrl: 'file:///etc/passwd' });
+			bed.simulator.sim.clearRequests();
+			const tested = await bed.runtime.testCredential('personnelDataApi');
+			expect(tested.status).toBe('Error');
+			expect(tested.message).toContain('Base URL');
+			expect(bed.simulator.sim.requests()).toEqual([]);
+		});
+
+		it('a Base URL with a trailing slash still works', async () => {
+			bed.runtime.setCredentials('personnelDataApi', { ...bed.runtime.storedCredentials('personnelDataApi'), baseUrl: `${bed.simulator.baseUrl}/` });
+			const result = await run(bed, getEmployee(ids.employee));
+			expect(result.error).toBeUndefined();
+			expect(apiRequests(bed).map((entry) => entry.path)).toEqual([`/v1/org/employees/${ids.employee}`]);
+		});
+	});
+
+	it.each([
+		['1e12', 1e12],
+		['-1', -1],
+		['10081 (a minute over 7 days)', 10_081],
+	])('trigger Look-Back Window %s: an error naming it with its maximum, nothing sent', async (_name, lookbackMinutes) => {
+		bed.simulator.sim.clearRequests();
+		const result = await bed.runtime.poll({
+			nodeType: 'personnelDataTrigger',
+			nodeName: `Look-back ${lookbackMinutes}`,
+			parameters: { resource: 'employee', event: 'createdOrUpdated', options: { lookbackMinutes } },
+		});
+		expect(result.error?.message).toContain('Options › Look-Back Window (Minutes)');
+		expect(result.error?.message).toContain('from 0 to 10080 (7 days)');
+		expect(apiRequests(bed)).toEqual([]);
 	});
 
 	it('a tampered cursor (list search pagination token) is refused by the server with its reason', async () => {

@@ -2,7 +2,10 @@ import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOpti
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PersonnelData } from '../../../nodes/PersonnelData/PersonnelData.node';
-import { filterableFields, operationsOf, orderableFields, RESOURCES } from '../../../nodes/shared/registry';
+import { operationsOf } from '../../../nodes/PersonnelData/actions/operations';
+import { FILTER_OPERATORS, filterableFields, orderableFields, RESOURCES } from '../../../nodes/shared/registry';
+
+const operationNamesOf = (resource: (typeof RESOURCES)[number]): string[] => operationsOf(resource).map((operation) => operation.name);
 
 const description = new PersonnelData().description;
 const properties = description.properties;
@@ -37,35 +40,48 @@ describe('Personnel Data: the node description is generated from the registry', 
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
 		);
 		expect(operationProperties).toHaveLength(1);
-		expect(optionValues(operationProperties[0].options).sort()).toEqual([...operationsOf(resource)].sort());
+		expect(optionValues(operationProperties[0].options).sort()).toEqual(operationNamesOf(resource).sort());
 	});
 
 	it.each(RESOURCES.filter((r) => r.paths.list).map((resource) => [resource.value, resource] as const))(
-		'%s: filter fields and order fields equal the registry\'s',
+		'%s: the field pickers load their choices for the resource and take any field by expression',
 		(_value, resource) => {
 			const filters = properties.filter((property) => property.name === 'filters' && shownFor(property, resource.value, 'getMany'));
-			const expectedFilters = filterableFields(resource);
-			if (expectedFilters.length === 0) {
-				expect(filters).toEqual([]);
-			} else {
-				expect(filters).toHaveLength(1);
-				const field = fixedCollectionValue(filters[0], 'filter', 'field');
-				expect(optionValues(field.options).sort()).toEqual([...expectedFilters].sort());
-				// Every operator a field accepts can be chosen.
-				const operators = optionValues(fixedCollectionValue(filters[0], 'filter', 'operator').options);
-				for (const name of expectedFilters) for (const op of resource.fields[name].filter ?? []) expect(operators).toContain(op);
-			}
+			expect(filters).toHaveLength(1);
+			const field = fixedCollectionValue(filters[0], 'filter', 'field');
+			expect(field.typeOptions).toEqual({ loadOptionsMethod: 'getFilterFields', loadOptionsDependsOn: ['resource'] });
+			expect(field.description).toMatch(/^Choose from the list, or specify an ID using an <a href=.*expression<\/a>$/);
+			// The default is a registry field: a row saved with the earlier fixed list keeps its value.
+			expect(filterableFields(resource)).toContain(field.default);
+			// Every operator of the spec's convention can be chosen (the server decides for fields the registry does not know).
+			expect(optionValues(fixedCollectionValue(filters[0], 'filter', 'operator').options).sort()).toEqual([...FILTER_OPERATORS].sort());
 
 			const options = properties.find((property) => property.name === 'options' && shownFor(property, resource.value, 'getMany')) as INodeProperties;
 			const orderBy = (options.options as INodeProperties[]).find((option) => option.name === 'orderBy');
-			expect(optionValues(orderBy?.options).sort()).toEqual([...orderableFields(resource)].sort());
+			expect(orderBy?.typeOptions?.loadOptionsMethod).toBe('getOrderFields');
+			expect(orderableFields(resource)).toContain(orderBy?.default);
 			const select = (options.options as INodeProperties[]).find((option) => option.name === 'select');
-			expect(optionValues(select?.options).sort()).toEqual(Object.keys(resource.fields).sort());
+			expect(select).toMatchObject({ type: 'multiOptions', default: [], typeOptions: { loadOptionsMethod: 'getSelectFields' } });
 
 			const condition = properties.find((property) => property.name === 'condition' && shownFor(property, resource.value, 'getMany'));
 			expect(condition !== undefined).toBe(resource.conditionDomain !== undefined);
 		},
 	);
+
+	it('every load-options method the form names exists on the node', () => {
+		const named = new Set<string>();
+		const visit = (list: ReadonlyArray<INodeProperties | INodePropertyCollection | INodePropertyOptions>): void => {
+			for (const entry of list) {
+				const method = (entry as INodeProperties).typeOptions?.loadOptionsMethod;
+				if (typeof method === 'string') named.add(method);
+				if ('options' in entry && Array.isArray(entry.options)) visit(entry.options);
+				if ('values' in entry && Array.isArray(entry.values)) visit(entry.values);
+			}
+		};
+		visit(properties);
+		expect([...named].sort()).toEqual(['getDatedProperties', 'getFilterFields', 'getOrderFields', 'getSelectFields', 'getWritableFields']);
+		for (const method of named) expect(typeof new PersonnelData().methods.loadOptions[method as keyof PersonnelData['methods']['loadOptions']]).toBe('function');
+	});
 
 	it('the Condition resource offers exactly the spec\'s filters and order fields', () => {
 		const condition = RESOURCES.find((resource) => resource.value === 'condition');
@@ -82,7 +98,7 @@ describe('Personnel Data: the node description is generated from the registry', 
 		});
 	});
 
-	const combinations = RESOURCES.flatMap((resource) => operationsOf(resource).map((operation) => [resource.value, operation] as const));
+	const combinations = RESOURCES.flatMap((resource) => operationNamesOf(resource).map((operation) => [resource.value, operation] as const));
 
 	it.each(combinations)('n8n accepts the description with default parameters for %s / %s', (resource, operation) => {
 		const node: INode = {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../simulator/requestLog';
-import type { ExecuteResult } from '../../harness';
+import type { ExecuteOptions, ExecuteResult } from '../../harness';
 import type { TestBed } from '../setup';
 
 export const NODE = 'personnelData';
@@ -13,12 +13,14 @@ export const fromList = (value: string) => ({ __rl: true, mode: 'list', value })
 export interface RunOptions {
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** The node's On Error setting (overrides `continueOnFail`). */
+	onError?: ExecuteOptions['onError'];
 }
 
 /** Runs the action node once, with the simulator's request log cleared first. */
 export async function run(bed: TestBed, parameters: INodeParameters, options: RunOptions = {}): Promise<ExecuteResult> {
 	bed.simulator.sim.clearRequests();
-	return await bed.runtime.execute({ nodeType: NODE, parameters, items: options.items, continueOnFail: options.continueOnFail });
+	return await bed.runtime.execute({ nodeType: NODE, parameters, items: options.items, continueOnFail: options.continueOnFail, onError: options.onError });
 }
 
 /** Output items of the first output; fails the test with the node's error when it threw. */

@@ -3,12 +3,13 @@
  * basic create → poll → emit round for every watchable resource.
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
+import { WATCHABLE } from '../../../nodes/PersonnelDataTrigger/description';
+import { eventsOf } from '../../../nodes/PersonnelDataTrigger/events';
 import { compareTimestamps } from '../../../nodes/shared/timestamps';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { collectionOf } from '../../simulator/collections';
+import { startTestBed, useTestBed } from '../setup';
 import {
 	changePairs,
-	COLLECTION_OF,
 	duplicates,
 	emittedPairs,
 	lastSeq,
@@ -20,14 +21,7 @@ import {
 const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 
 describe('Personnel Data Trigger: activation and one poll', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('emits nothing old at activation and remembers "now" from the server\'s newest timestamp', async () => {
 		const { sim } = bed.simulator;
@@ -95,8 +89,10 @@ describe('Personnel Data Trigger: activation and one poll', () => {
 		const stamps = result.records.map((r) => String(r.updated_at));
 		for (let i = 1; i < stamps.length; i++) expect(compareTimestamps(stamps[i - 1], stamps[i])).toBeLessThanOrEqual(0);
 
-		// Three pages of at most 100, each asking for updated_at ascending from the watermark.
-		const requests = listRequestsSince(sim, from);
+		// One look at the newest (more than a page changed), then three pages of at most 100, each
+		// asking for updated_at ascending from the watermark.
+		const [probe, ...requests] = listRequestsSince(sim, from);
+		expect(probe.query).toMatchObject({ order: { field: 'updated_at', direction: 'desc' }, filters: { updated_at: { op: 'gte' } } });
 		expect(requests).toHaveLength(3);
 		for (const request of requests) {
 			expect(request.path).toBe('/v1/org/employees');
@@ -134,11 +130,15 @@ describe('Personnel Data Trigger: activation and one poll', () => {
 		sim.unfreezeClock();
 	});
 
-	it.each(Object.keys(COLLECTION_OF))('%s: a created record is emitted once with _event', async (resource) => {
+	// Every resource the trigger offers, with its first event (the form's default), served by its
+	// simulator collection (test/simulator/collections.ts).
+	const watched = WATCHABLE.map((resource) => {
+		const [first] = eventsOf(resource);
+		return [resource.value, first.value, String(first.changeField(resource))] as const;
+	});
+	it.each(watched)('%s: a created record is emitted once with _event', async (resource, event, field) => {
 		const { sim } = bed.simulator;
-		const collection = COLLECTION_OF[resource];
-		const event = resource === 'timeReport' ? 'created' : 'createdOrUpdated';
-		const field = resource === 'timeReport' ? 'inserted_at' : 'updated_at';
+		const collection = collectionOf(resource);
 		const parameters = { resource, event, simplify: false };
 
 		expect((await pollOk(bed, parameters)).items).toBeNull();

@@ -5,7 +5,7 @@
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
 import type { TestBed } from '../setup';
 import { startTestBed } from '../setup';
-import { lastSeq, listRequestsSince, pollOk, stateBytes, stateOf } from './helpers';
+import { changePairs, emittedPairs, lastSeq, listRequestsSince, pollOk, stateBytes, stateOf, useServer, withoutTotalCount } from './helpers';
 
 const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 
@@ -48,7 +48,52 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 		}
 	});
 
-	it('an idle poll with a condition costs two requests (newest change, then the changes), however many it rejected', async () => {
+	it.each([0, 1, 99, 100, 101, 350])('an idle poll costs one request right after a burst of %i records at the watermark', async (size) => {
+		const { sim } = bed.simulator;
+		await pollOk(bed, EMPLOYEES);
+		sim.freezeClock();
+		const burst = sim.createRecords('employees', size);
+		expect((await pollOk(bed, EMPLOYEES)).records).toHaveLength(size);
+		sim.unfreezeClock();
+		for (let i = 0; i < 2; i++) {
+			sim.resetStats();
+			expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+			expect(sim.stats().requests).toBe(1);
+		}
+		// More at the very same timestamp: found (the count at the watermark grew), each once.
+		sim.freezeClock(burst[0]?.updated_at as string | undefined);
+		const more = sim.createRecords('employees', 2);
+		sim.unfreezeClock();
+		expect(emittedPairs((await pollOk(bed, EMPLOYEES)).records).sort()).toEqual(changePairs(more).sort());
+		// A few changes after a burst: the same single request holds them.
+		const touched = sim.touchRecords('employees', burst.slice(0, 3).map((r) => r.id));
+		sim.resetStats();
+		expect(emittedPairs((await pollOk(bed, EMPLOYEES)).records).sort()).toEqual(changePairs(touched).sort());
+		expect(sim.stats().requests).toBe(1);
+	});
+
+	it('without total_count from the server, falls back to reading every record at the watermark, exactly', async () => {
+		const { sim } = bed.simulator;
+		const proxy = await withoutTotalCount(bed.simulator.baseUrl);
+		try {
+			useServer(bed, proxy.baseUrl);
+			await pollOk(bed, EMPLOYEES);
+			sim.freezeClock();
+			const burst = sim.createRecords('employees', 250);
+			expect(emittedPairs((await pollOk(bed, EMPLOYEES)).records).sort()).toEqual(changePairs(burst).sort());
+			sim.unfreezeClock();
+			sim.resetStats();
+			expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+			// The probe, then the three pages at the watermark.
+			expect(sim.stats().requests).toBe(4);
+			const touched = sim.touchRecords('employees', [burst[7].id]);
+			expect(emittedPairs((await pollOk(bed, EMPLOYEES)).records)).toEqual(changePairs(touched));
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	it('an idle poll with a condition costs one request (the newest change of all), however many it rejected or a burst holds', async () => {
 		const { sim } = bed.simulator;
 		const parameters = { ...EMPLOYEES, condition: { __rl: true, mode: 'id', value: sim.conditionId('Nobody') } };
 		await pollOk(bed, parameters);
@@ -59,7 +104,16 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 		}
 		sim.resetStats();
 		expect((await pollOk(bed, parameters)).items).toBeNull();
-		expect(sim.stats().requests).toBe(2);
+		expect(sim.stats().requests).toBe(1);
+
+		// A burst larger than a page at one timestamp, none passing: still one request afterwards.
+		sim.freezeClock();
+		sim.createRecords('employees', 350);
+		sim.unfreezeClock();
+		expect((await pollOk(bed, parameters)).items).toBeNull();
+		sim.resetStats();
+		expect((await pollOk(bed, parameters)).items).toBeNull();
+		expect(sim.stats().requests).toBe(1);
 	});
 
 	it('keeps a small state: it does not grow with the number of changes', async () => {
@@ -80,7 +134,18 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 		expect(Math.max(...sizes)).toBeLessThan(1_000);
 		expect(sizes[sizes.length - 1]).toBeLessThanOrEqual(sizes[0] + 50);
 		const state = stateOf(bed).changes as ChangeState;
-		expect(Object.keys(state).sort()).toEqual(['configKey', 'idsAtWatermark', 'recent', 'watermark']);
+		expect(Object.keys(state).sort()).toEqual([
+			'countAtWatermark',
+			'countView',
+			'idsAtWatermark',
+			'recent',
+			'recentFrom',
+			'revision',
+			'stream',
+			'version',
+			'watermark',
+		]);
+		expect(state.version).toBe(2);
 	});
 
 	it('with a look-back window, keeps only what lies inside the window', async () => {

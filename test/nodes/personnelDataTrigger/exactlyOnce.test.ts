@@ -15,7 +15,7 @@ import { evaluateRule } from '../../simulator/conditions';
 import { Rng } from '../../simulator/rng';
 import type { SimRecord } from '../../simulator/types';
 import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { changePairs, duplicates, emittedPairs, failNthRequest, poll, pollOk, stateBytes, stateOf } from './helpers';
 
 const SEED = Number(process.env.TRIGGER_SEED ?? 20261123);
@@ -39,6 +39,8 @@ interface RandomRun {
 	/** Chance of a poll failing on every retry of a 429 with Retry-After 0. */
 	fatalChance: number;
 	minFatal: number;
+	/** Each round's poll overlaps a second one of the same trigger (a slow server, a fast schedule). */
+	overlapping?: boolean;
 }
 
 async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailures: number; emitted: number }> {
@@ -150,7 +152,19 @@ async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailu
 
 		// The next scheduled poll fetches the same changes again. Whether a transient failure is
 		// retried inside the poll is the transport's business: either way nothing may be lost.
-		let result = await poll(bed, parameters);
+		let result: Awaited<ReturnType<typeof poll>>;
+		if (run.overlapping) {
+			sim.faults.configure({ latencyMs: rng.int(0, 30) });
+			const both = await Promise.all([poll(bed, parameters), poll(bed, parameters)]);
+			sim.faults.configure({ latencyMs: 0 });
+			// At most one of them emits; the other finds the first running and returns nothing.
+			expect(both.filter((one) => one.items !== null && one.items !== undefined).length).toBeLessThanOrEqual(1);
+			const failed = both.find((one) => one.error !== undefined);
+			result = failed ?? both.find((one) => one.items !== null) ?? both[0];
+			if (!failed) for (const other of both.filter((one) => one !== result)) emitted.push(...emittedPairs(other.records));
+		} else {
+			result = await poll(bed, parameters);
+		}
 		restore();
 		sim.clearFaults();
 		for (let again = 0; result.error && again < 3; again++) {
@@ -185,14 +199,7 @@ async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailu
 }
 
 describe('Personnel Data Trigger: exactly once across polls', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed({ seed: SEED, tokenTtlSeconds: 300 });
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({ seed: SEED, tokenTtlSeconds: 300 }, { per: 'test' });
 
 	it(`emits every change exactly once over ${POLLS} random polls (seed ${SEED})`, async () => {
 		const { laterPageFailures } = await randomRun(bed, {
@@ -223,6 +230,17 @@ describe('Personnel Data Trigger: exactly once across polls', () => {
 			minFatal: 1,
 		});
 		expect(emitted).toBeGreaterThan(0);
+	}, 240_000);
+
+	it('with every poll overlapping another one of the same trigger: each change once', async () => {
+		await randomRun(bed, {
+			seed: SEED + 3,
+			polls: 15,
+			parameters: PARAMETERS,
+			fatalChance: 0.15,
+			minFatal: 1,
+			overlapping: true,
+		});
 	}, 240_000);
 
 	it('with a look-back window and records made visible late: each change once', async () => {

@@ -1,11 +1,15 @@
 /** Shared helpers of the Personnel Data Trigger tests (run over HTTP against the simulator). */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { PollResult } from '../../harness';
 import type { QueuedFault } from '../../simulator/faults';
 import type { Simulator } from '../../simulator/simulator';
-import type { ResourceName, SimRecord } from '../../simulator/types';
+import type { SimRecord } from '../../simulator/types';
 import type { TestBed } from '../setup';
+import { useCredential } from '../setup';
 
 export const NODE_NAME = 'Personnel Data Trigger';
 export const NODE_TYPE = 'personnelDataTrigger';
@@ -18,17 +22,6 @@ export interface EmittedEvent {
 
 /** One emitted item: the record plus `_event`. */
 export type EmittedRecord = IDataObject & { id: string; _event: EmittedEvent };
-
-/** The simulator collection behind each resource value of the node. */
-export const COLLECTION_OF: Record<string, ResourceName> = {
-	employee: 'employees',
-	employeeMapping: 'employeeMappings',
-	timeReport: 'timeReports',
-	organizationalUnit: 'orgUnits',
-	competence: 'competences',
-	employeeCompetence: 'employeeCompetences',
-	condition: 'conditions',
-};
 
 export interface TriggerPoll extends PollResult {
 	records: EmittedRecord[];
@@ -110,4 +103,77 @@ export function listRequestsSince(sim: Simulator, fromSeq: number) {
 export function lastSeq(sim: Simulator): number {
 	const entries = sim.requests(1);
 	return entries.length === 0 ? 0 : entries[0].seq;
+}
+
+/** Points the bed's credential at another server (a proxy in front of the simulator). */
+export function useServer(bed: TestBed, baseUrl: string): void {
+	useCredential(bed);
+	const stored = bed.runtime.storedCredentials('personnelDataApi') ?? {};
+	bed.runtime.setCredentials('personnelDataApi', { ...stored, baseUrl });
+}
+
+/**
+ * A server in front of the simulator that leaves `total_count` out of every answer (the spec
+ * promises it only without a condition; a server may not give it at all).
+ */
+export async function withoutTotalCount(target: string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+	const server = createServer((req, res) => {
+		void (async () => {
+			const chunks: Buffer[] = [];
+			for await (const chunk of req) chunks.push(chunk as Buffer);
+			const headers = new Headers();
+			for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers.set(name, value);
+			const answer = await fetch(`${target}${req.url ?? ''}`, {
+				method: req.method,
+				headers,
+				body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+			});
+			let text = await answer.text();
+			try {
+				const body = JSON.parse(text) as { pagination?: { total_count?: number } };
+				if (body.pagination) delete body.pagination.total_count;
+				text = JSON.stringify(body);
+			} catch {
+				// not JSON: passed on as it is
+			}
+			res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+			res.end(text);
+		})().catch(() => res.destroy());
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+export interface TriggerSession {
+	poll(): Promise<TriggerPoll>;
+}
+
+/**
+ * Activates the trigger as n8n does (one context for the activation and its scheduled polls,
+ * static data saved after the activation poll and when a poll emits) and runs the activation
+ * poll. `activation`: `activate` (turned on), `update` (republished), `init` (n8n started).
+ */
+export async function activateTrigger(
+	bed: TestBed,
+	parameters: INodeParameters,
+	options: { activation?: 'activate' | 'update' | 'init'; nodeName?: string } = {},
+): Promise<{ session: TriggerSession; first: TriggerPoll }> {
+	const running = bed.runtime.activatePolling({ nodeType: NODE_TYPE, parameters, activation: options.activation, nodeName: options.nodeName });
+	const session: TriggerSession = {
+		poll: async () => {
+			const result = await running.poll();
+			const items: INodeExecutionData[] = result.items?.[0] ?? [];
+			if (result.items !== undefined && result.items !== null) expect(items.length).toBeGreaterThan(0);
+			return { ...result, records: items.map((item) => item.json as EmittedRecord) };
+		},
+	};
+	return { session, first: await session.poll() };
 }

@@ -5,7 +5,7 @@
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
 import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { changePairs, duplicates, emittedPairs, pollOk, stateOf } from './helpers';
 
 const withLookback = (minutes: number) => ({
@@ -28,14 +28,7 @@ function secondsBefore(watermark: string, seconds: number): string {
 }
 
 describe('Personnel Data Trigger: look-back window', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('emits records made visible late once, and re-reads the window without duplicates', async () => {
 		const { sim } = bed.simulator;
@@ -117,12 +110,18 @@ describe('Personnel Data Trigger: look-back window', () => {
 		expect((stateOf(bed).changes as ChangeState).recent).toEqual([]);
 	});
 
-	it('changing the window starts afresh without emitting old records', async () => {
+	it('changing the window resumes from the watermark: later changes once, nothing sent before again', async () => {
 		const { sim } = bed.simulator;
 		await pollOk(bed, withLookback(0));
-		sim.createRecords('employees', 3);
-		// Another configuration: activation again, the three count as already there.
+		const before = sim.createRecords('employees', 3);
+		expect(emittedPairs((await pollOk(bed, withLookback(0))).records).sort()).toEqual(changePairs(before).sort());
+		const meanwhile = sim.createRecords('employees', 2);
+		// A wider window: the three sent without a window lie inside it and are not sent again.
+		expect(emittedPairs((await pollOk(bed, withLookback(10))).records).sort()).toEqual(changePairs(meanwhile).sort());
 		expect((await pollOk(bed, withLookback(10))).items).toBeNull();
-		expect((await pollOk(bed, withLookback(10))).items).toBeNull();
+		// Wider still: what was sent before is not sent again.
+		expect((await pollOk(bed, withLookback(30))).items).toBeNull();
+		const after = sim.createRecords('employees', 1);
+		expect(emittedPairs((await pollOk(bed, withLookback(0))).records)).toEqual(changePairs(after));
 	});
 });

@@ -5,8 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { evaluateRule } from '../../simulator/conditions';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { changePairs, emittedPairs, lastSeq, listRequestsSince, poll, pollOk, stateOf } from './helpers';
 
 const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
@@ -14,14 +13,7 @@ const locator = (id: string) => ({ __rl: true, mode: 'id', value: id });
 const filterRows = (...rows: Array<{ field: string; operator: string; value: string }>) => ({ filter: rows });
 
 describe('Personnel Data Trigger: options', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('condition: emits only what it passes, following short and empty pages to the end', async () => {
 		const { sim } = bed.simulator;

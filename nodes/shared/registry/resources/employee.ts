@@ -5,7 +5,8 @@ export const employee: ResourceDefinition = {
 	value: 'employee',
 	displayName: 'Employee',
 	pluralName: 'Employees',
-	description: 'People of the organization; the only resource that can be written',
+	description:
+		'People of the organization: names, email, phones, employee number and dated properties (title, org unit, manager, employment type, cost center, work percentage); the only resource that can be written',
 	conditionDomain: 'employee',
 	paths: {
 		list: '/v1/org/employees',

@@ -6,7 +6,7 @@ export const timeReport: ResourceDefinition = {
 	value: 'timeReport',
 	displayName: 'Time Report',
 	pluralName: 'Time Reports',
-	description: 'Reported absence and attendance',
+	description: 'Reported absence and attendance: employee ID, start and end date (YYYY-MM-DD), times, extent, time type',
 	conditionDomain: 'time_report',
 	paths: { list: '/v1/org/time-reports', get: '/v1/org/time-reports/{id}' },
 	fields: {

@@ -1,0 +1,3 @@
+import { employeeWriteOperation } from './write';
+
+export const create = employeeWriteOperation('create');

@@ -1,0 +1,121 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { QUERY, WRITE_ENVELOPE } from '../../../shared/apiChoices';
+import { withArticle } from '../../../shared/descriptions/labels';
+import type { ResourceDefinition } from '../../../shared/registry';
+
+import { locatorValue } from '../../../shared/listQuery/parse';
+import type { ApiRequest } from '../../../shared/transport';
+import { apiRequest } from '../../../shared/transport';
+import { employee } from '../../../shared/registry/resources/employee';
+import { mergeHistories } from './datedHistory';
+import { employeeWrite } from './payload';
+import { employeeWriteProperties } from './write.description';
+import { recordPath, requireUuid } from '../recordPath';
+import type { Operation } from '../types';
+
+export type WriteName = 'create' | 'update' | 'replace';
+
+const METHODS = { create: 'POST', update: 'PATCH', replace: 'PUT' } as const;
+
+/** `action` is also what n8n tells a model the tool does ("<action> in Personnel Data"). */
+const WORDING: Record<WriteName, { displayName: string; action: (record: string) => string; description: string }> = {
+	create: {
+		displayName: 'Create',
+		action: (record) => `Create ${record}`,
+		description: 'Create a new record; returns it as the API stored it, with its new ID',
+	},
+	update: {
+		displayName: 'Update',
+		action: (record) => `Update ${record} by ID`,
+		description: 'Change the fields given and leave the others (PATCH); returns the updated record',
+	},
+	replace: {
+		displayName: 'Replace',
+		action: (record) => `Replace ${record} by ID`,
+		description: 'Replace the whole record (PUT); returns the stored record',
+	},
+};
+
+/**
+ * The employee's current histories, read just before the PATCH that replaces them (the spec has
+ * no version or ETag, so the read-merge-write is kept to this one request). The list endpoint is
+ * used because the spec documents `select` and the id filter there: only `properties` is read.
+ */
+async function readHistories(
+	this: IExecuteFunctions,
+	resource: ResourceDefinition,
+	id: string,
+	properties: readonly string[],
+	itemIndex: number,
+): Promise<IDataObject> {
+	const page = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+		method: 'GET',
+		path: resource.paths.list as string,
+		query: {
+			[QUERY.filter('id', 'op')]: 'eq',
+			[QUERY.filter('id', 'value')]: id,
+			[QUERY.select]: ['id', 'properties'],
+			[QUERY.first]: 1,
+		},
+		expect: 'list',
+		itemIndex,
+	});
+	const records = Array.isArray(page.data) ? (page.data as IDataObject[]) : [];
+	const record = records.find((candidate) => candidate !== null && typeof candidate === 'object' && candidate.id === id);
+	if (!record) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${resource.displayName} ${id} was not found, or this credential's role may not read it; nothing was changed (reading its ${properties.join(', ')} history is needed to keep it)`,
+			{ itemIndex },
+		);
+	}
+	if (record.properties !== undefined && (record.properties === null || typeof record.properties !== 'object' || Array.isArray(record.properties))) {
+		throw new NodeOperationError(this.getNode(), `${resource.displayName} ${id}: the API returned properties that are not an object; nothing was changed`, { itemIndex });
+	}
+	return record;
+}
+
+/** Create, Update and Replace differ only in method, path and wording; each has its own file. */
+export function employeeWriteOperation(name: WriteName): Operation {
+	return {
+		name,
+		offeredFor: (resource) => resource === employee,
+		displayName: WORDING[name].displayName,
+		action: (resource) => WORDING[name].action(withArticle(resource.displayName.toLowerCase())),
+		description: () => WORDING[name].description,
+		properties: (resource, displayOptions) =>
+			resource.writable ? employeeWriteProperties(resource, resource.writable, name, displayOptions) : [],
+
+		prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
+			const { body, historyEdits } = employeeWrite(resource, name, read);
+			const template = resource.paths[name] as string;
+			let path = template;
+			let subject: string | undefined;
+			let id: string | undefined;
+			if (template.includes('{id}')) {
+				id = requireUuid(locatorValue(read('id', '')), resource.displayName);
+				path = recordPath(template, id);
+				subject = `${resource.displayName} ${id}`;
+			}
+			return async () => {
+				// The history edits' read comes right before the PATCH: the window another client's
+				// change could be overwritten in is one request long.
+				if (historyEdits.size > 0 && id !== undefined) {
+					const current = await readHistories.call(this, resource, id, [...historyEdits.keys()], itemIndex);
+					const data = body[WRITE_ENVELOPE] as IDataObject;
+					data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(current, historyEdits) };
+				}
+				const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
+					method: METHODS[name],
+					path,
+					body,
+					subject,
+					itemIndex,
+				});
+				return [(response.data as IDataObject | undefined) ?? response];
+			};
+		},
+	};
+}

@@ -1,0 +1,94 @@
+import type { ChangeState } from './changeState';
+
+/**
+ * What this n8n process knows about the polls of each trigger (workflow id + node name, the key
+ * n8n's static data uses too): whether one is running, and the state the last one stored.
+ *
+ * Why in-process: n8n runs polling triggers only on the main instance (in queue mode too; with
+ * several mains, on the leader), and nothing in n8n stops a slow poll from overlapping the next
+ * one. Static data cannot serve as a lock: n8n saves it only after the activation poll and when a
+ * poll emits, and another process reads it only when it activates the workflow.
+ *
+ * Why the stored state is kept here as well: a workflow turned off and on (or republished) while
+ * a poll is still running gets a fresh copy of its static data from the database; the running
+ * poll's result lands in the old copy. The next poll takes whichever copy has the higher revision.
+ */
+interface Slot {
+	holder: object | null;
+	/** When the holder last made progress (acquired, or a request answered). */
+	progressAt: number;
+	committed: ChangeState | undefined;
+}
+
+/**
+ * A running poll that has made no progress for this long is taken to be hung: the next poll takes
+ * the lease over, and the old one, should it ever finish, stores and emits nothing. A request
+ * cannot take this long (the transport bounds each attempt and every wait), so only a poll that
+ * will never finish is overtaken.
+ */
+export const LEASE_STALE_MS = 15 * 60_000;
+
+const slots = new Map<string, Slot>();
+
+export function leaseKey(workflowId: string | undefined, nodeName: string): string {
+	return `${workflowId ?? ''}\u0000${nodeName}`;
+}
+
+export class PollLease {
+	private constructor(
+		private readonly slot: Slot,
+		private readonly token: object,
+	) {}
+
+	/** The lease, or undefined while another poll of the same trigger is running. */
+	static acquire(key: string, now = Date.now()): PollLease | undefined {
+		let slot = slots.get(key);
+		if (!slot) {
+			slot = { holder: null, progressAt: now, committed: undefined };
+			slots.set(key, slot);
+		}
+		if (slot.holder !== null && now - slot.progressAt < LEASE_STALE_MS) return undefined;
+		const token = {};
+		slot.holder = token;
+		slot.progressAt = now;
+		return new PollLease(slot, token);
+	}
+
+	/** False once a newer poll has taken the lease over: this one must store and emit nothing. */
+	get held(): boolean {
+		return this.slot.holder === this.token;
+	}
+
+	progress(now = Date.now()): void {
+		if (this.held) this.slot.progressAt = now;
+	}
+
+	/** The newer of the stored state and the last one stored by a poll in this process. */
+	newest(stored: ChangeState | undefined): ChangeState | undefined {
+		const committed = this.slot.committed;
+		if (!committed) return stored;
+		if (!stored) return committed;
+		return committed.revision > stored.revision ? committed : stored;
+	}
+
+	commit(state: ChangeState): void {
+		if (this.held) this.slot.committed = state;
+	}
+
+	release(): void {
+		if (this.held) this.slot.holder = null;
+	}
+}
+
+const seenContexts = new WeakSet<object>();
+
+/**
+ * n8n builds one poll context when it activates a workflow and uses it for that activation's
+ * every scheduled poll (ActiveWorkflows.activatePolling): a context not seen before is an
+ * activation's first poll.
+ */
+export function isActivationPoll(context: object): boolean {
+	if (seenContexts.has(context)) return false;
+	seenContexts.add(context);
+	return true;
+}

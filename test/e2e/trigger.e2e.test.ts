@@ -1,0 +1,121 @@
+/**
+ * The Personnel Data Trigger in real n8n, where its behaviour depends on n8n itself: an n8n
+ * restart between two polls (static data as n8n saves it), and a schedule faster than the server
+ * (n8n starts the next poll while one still runs). Every change must come out exactly once.
+ */
+import { startSimulator, type RunningSimulator } from '../simulator/server';
+import {
+	assertPackageBuilt,
+	importCredentials,
+	importWorkflow,
+	loadProblems,
+	nodeItems,
+	prepareUserFolder,
+	startServer,
+	type N8nServer,
+	type N8nUserFolder,
+} from './n8n';
+import { triggerWorkflow, type CredentialRef } from './workflows/builders';
+
+declare const N8N_KEY: string;
+const key = N8N_KEY;
+
+assertPackageBuilt();
+
+const ADMIN: CredentialRef = { id: 'pdTrCredAdmin01', name: 'Personnel Data admin (trigger e2e)' };
+const NODE = 'Employee changes';
+const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001' } as const;
+/** n8n 2.8 accepts a poll every few seconds; 2.41 at most one a minute. */
+const FAST = key === 'n8n-2.8.4';
+const RESTART_CRON = FAST ? '0-59/4 * * * * *' : `${(new Date().getUTCSeconds() + 30) % 60} * * * * *`;
+const POLL_WAIT_MS = FAST ? 30_000 : 150_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe(`Personnel Data Trigger in ${key}`, () => {
+	let simulator: RunningSimulator;
+	let folder: N8nUserFolder;
+	let server: N8nServer | undefined;
+
+	const sim = () => simulator.sim;
+	/** `id@updated_at` of every item every finished execution of the workflow emitted. */
+	async function emitted(workflowId: string): Promise<string[]> {
+		const pairs: string[] = [];
+		for (const summary of await (server as N8nServer).listExecutions(workflowId)) {
+			const execution = await (server as N8nServer).getExecution(summary.id);
+			expect(execution.status).toBe('success');
+			for (const row of nodeItems(execution.data.resultData, NODE)) pairs.push(`${String(row.id)}@${String(row.updated_at)}`);
+		}
+		return pairs;
+	}
+	const pairsOf = (records: Array<{ id: string; updated_at?: unknown }>) => records.map((r) => `${r.id}@${String(r.updated_at)}`);
+	async function waitForPairs(workflowId: string, count: number, timeoutMs = POLL_WAIT_MS): Promise<string[]> {
+		const until = Date.now() + timeoutMs;
+		for (;;) {
+			const pairs = await emitted(workflowId);
+			if (pairs.length >= count || Date.now() > until) return pairs;
+			await sleep(1000);
+		}
+	}
+
+	beforeAll(async () => {
+		simulator = await startSimulator({ seed: 17, clockStart: new Date().toISOString() });
+		folder = await prepareUserFolder(key);
+		const { jti, refreshToken } = simulator.credentials.admin;
+		await importCredentials(folder, [
+			{ ...ADMIN, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+		]);
+		const parameters = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
+		await importWorkflow(folder, [
+			triggerWorkflow(WF.restart, 'E2E: trigger across a restart', NODE, ADMIN, parameters, RESTART_CRON),
+			triggerWorkflow(WF.fast, 'E2E: trigger faster than the server', NODE, ADMIN, parameters, '0-59 * * * * *'),
+		]);
+		server = await startServer(folder);
+		expect(loadProblems(server.logs())).toEqual([]);
+	}, 200_000);
+
+	afterAll(async () => {
+		await server?.stop();
+		folder?.cleanup();
+		await simulator?.close();
+	});
+
+	test('an n8n restart between two polls: no change lost, none repeated', async () => {
+		await (server as N8nServer).activateWorkflow(WF.restart);
+		await sleep(1100);
+		const before = pairsOf(sim().createRecords('employees', 3, { restricted: false }));
+		expect((await waitForPairs(WF.restart, 3)).sort()).toEqual([...before].sort());
+
+		await (server as N8nServer).stop();
+		// Changed while n8n is down.
+		const during = pairsOf(sim().createRecords('employees', 4, { restricted: false }));
+		server = await startServer(folder);
+		// n8n activates the workflow at start ("init") with the static data it saved: it resumes.
+		await sleep(1100);
+		const after = pairsOf(sim().createRecords('employees', 2, { restricted: false }));
+		const all = await waitForPairs(WF.restart, 9);
+		expect(new Set(all).size).toBe(all.length);
+		expect([...all].sort()).toEqual([...before, ...during, ...after].sort());
+		await (server as N8nServer).deactivateWorkflow(WF.restart);
+	}, 600_000);
+
+	(FAST ? test : test.skip)('a schedule faster than the server (every second, 1.5 s a request): each change once', async () => {
+		const active = server as N8nServer;
+		await active.activateWorkflow(WF.fast);
+		sim().setFaults({ latencyMs: 1500, applyToProvisioning: false });
+		const pairs: string[] = [];
+		for (let round = 0; round < 3; round++) {
+			pairs.push(...pairsOf(sim().createRecords('employees', 120, { restricted: false })));
+			await sleep(2500);
+		}
+		const all = await waitForPairs(WF.fast, pairs.length, 120_000);
+		// Settle: later polls find nothing new.
+		await sleep(8000);
+		const settled = await emitted(WF.fast);
+		sim().setFaults({ latencyMs: 0 });
+		expect([...settled].sort()).toEqual([...all].sort());
+		expect(new Set(all).size).toBe(all.length);
+		expect([...all].sort()).toEqual([...pairs].sort());
+		await active.deactivateWorkflow(WF.fast);
+	}, 300_000);
+});
