@@ -71,9 +71,17 @@ function isAlive(pid: number): boolean {
 
 /** Children to kill if the test process ends without stopping them (a crashed or timed-out run). */
 const leftovers = new Set<() => void>();
-process.once('exit', () => {
+const killLeftovers = () => {
 	for (const kill of leftovers) kill();
-});
+};
+process.once('exit', killLeftovers);
+// Ctrl-C or a kill of the test run: clean up, then end as the signal would have.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(signal, () => {
+		killLeftovers();
+		process.kill(process.pid, signal);
+	});
+}
 
 /** Waits for a child to exit, escalating to SIGKILL (of its whole group when `group`) after `graceMs`. */
 async function endChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number, group = false): Promise<void> {

@@ -157,11 +157,11 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 	let tokenReport: ProvisioningReport;
 
 	test('short-lived tokens while executions run on 2 workers: all succeed, provisioning bounded per lifetime', async () => {
-		// 3 s tokens live 2–3 s (whole-second expiry); with 400 ms per request an execution (one
-		// write, five pages) takes about 2.5 s, so the 20 executions outlive several tokens.
-		const ttlSeconds = 3;
+		// 2 s tokens live 1–2 s (whole-second expiry); with 700 ms per request an execution (one
+		// write, four pages) takes about 3.5 s, so the 20 executions outlive several tokens.
+		const ttlSeconds = 2;
 		sim().setTokenTtl(ttlSeconds);
-		sim().setFaults({ latencyMs: 400, applyToProvisioning: false });
+		sim().setFaults({ latencyMs: 700, applyToProvisioning: false });
 		sim().resetStats();
 		sim().clearRequests();
 		const credentialUpdatesBefore = await cluster.query<{ updated: string }>(
