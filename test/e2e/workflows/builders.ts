@@ -69,12 +69,17 @@ const manualTrigger = (): WorkflowNode => ({
 
 const link = (node: string) => ({ node, type: 'main', index: 0 });
 
-/** Start → nodes[0] → nodes[1] → … (positions laid out left to right). */
-export function chainWorkflow(id: string, name: string, nodes: WorkflowNode[]): WorkflowFile {
-	const all = [manualTrigger(), ...nodes].map((node, i) => ({ ...node, position: [i * 240, 0] as [number, number] }));
+/** nodes[0] → nodes[1] → … (positions laid out left to right); nodes[0] is the trigger. */
+export function linkedWorkflow(id: string, name: string, nodes: WorkflowNode[]): WorkflowFile {
+	const all = nodes.map((node, i) => ({ ...node, position: [i * 240, 0] as [number, number] }));
 	const connections: Connections = {};
 	for (let i = 0; i < all.length - 1; i++) connections[all[i].name] = { main: [[link(all[i + 1].name)]] };
 	return { id, name, nodes: all, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** Start → nodes[0] → nodes[1] → … */
+export function chainWorkflow(id: string, name: string, nodes: WorkflowNode[]): WorkflowFile {
+	return linkedWorkflow(id, name, [manualTrigger(), ...nodes]);
 }
 
 /** Start → every node of `nodes` (siblings; n8n v1 order runs them one after the other). */
@@ -98,7 +103,29 @@ export function itemsOf(field: string, values: readonly string[]): WorkflowNode[
 	];
 }
 
-/** A workflow with only the polling trigger, on a cron expression of Poll Times' "Custom" mode. */
+/** The polling trigger node, on cron expressions of Poll Times' "Custom" mode (one entry each). */
+export function triggerNode(
+	name: string,
+	credential: CredentialRef,
+	parameters: Record<string, unknown>,
+	cronExpression: string | string[],
+): WorkflowNode {
+	const item = (Array.isArray(cronExpression) ? cronExpression : [cronExpression]).map((expression) => ({
+		mode: 'custom',
+		cronExpression: expression,
+	}));
+	return {
+		id: nodeId(),
+		name,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { pollTimes: { item }, ...parameters },
+		credentials: { personnelDataApi: credential },
+	};
+}
+
+/** A workflow with only the polling trigger. */
 export function triggerWorkflow(
 	id: string,
 	name: string,
@@ -107,21 +134,23 @@ export function triggerWorkflow(
 	parameters: Record<string, unknown>,
 	cronExpression: string,
 ): WorkflowFile {
+	return linkedWorkflow(id, name, [triggerNode(triggerName, credential, parameters, cronExpression)]);
+}
+
+/** A production Webhook trigger (POST `/webhook/<path>`), answering at once ("Workflow was started"). */
+export function webhookNode(name: string, webhookPath: string): WorkflowNode {
 	return {
-		id,
-		name,
-		nodes: [
-			{
-				id: nodeId(),
-				name: triggerName,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression }] }, ...parameters },
-				credentials: { personnelDataApi: credential },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
+		...baseNode(name, 'webhook', 2, { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} }),
+		webhookId: nodeId(),
 	};
+}
+
+/** A Set node adding `{ [field]: <expression> }` to each item, other fields kept. */
+export function setFieldNode(name: string, field: string, expression: string): WorkflowNode {
+	return baseNode(name, 'set', 3.4, {
+		mode: 'manual',
+		assignments: { assignments: [{ id: `${field}-assignment`, name: field, value: expression, type: 'string' }] },
+		includeOtherFields: true,
+		options: {},
+	});
 }
