@@ -14,6 +14,19 @@ export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
 /** Resources the trigger can watch: listable, with at least one event. */
 export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && eventsOf(resource).length > 0);
 
+/** The largest Max Changes per Poll: an execution of more items than this is not "bounded". */
+export const MAX_CHANGES_CEILING = 100_000;
+
+const maxChangesOption: INodeProperties = {
+	displayName: 'Max Changes per Poll',
+	name: 'maxChangesPerPoll',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_CHANGES_CEILING },
+	default: 0,
+	description:
+		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
+};
+
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
 	name: 'resource',
@@ -79,6 +92,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 				'Also re-read this many minutes (at most 10080, 7 days) before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
 		},
 		selectOption(),
+		maxChangesOption,
 		maxRequestsOption,
 		onActivationOption,
 	];

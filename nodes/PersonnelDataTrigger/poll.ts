@@ -5,6 +5,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZE_MAX, QUERY } from '../shared/apiChoices';
 import { readListQuery } from '../shared/listQuery/parse';
 import { InputError, toNodeError } from '../shared/errors';
+import { checkWholeNumber } from '../shared/validation';
 import { asOfDay, simplifyRecords } from '../shared/listQuery/simplify';
 import { collectRecords, pagesOf, readMaxRequests } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
@@ -14,7 +15,7 @@ import type { ApiRequest, Query } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import type { Change, ChangeState } from './changeState';
 import { advance, initialState, nextWatermark, noveltyCheck, readFrom, readState, streamOf } from './changeState';
-import { LOOKBACK_MAX_MINUTES } from './description';
+import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './description';
 import type { TriggerEvent } from './events';
 import { eventOf } from './events';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
@@ -41,6 +42,8 @@ interface PollSetup {
 	/** Digest of the filters (no condition, no field selection): the view a count was taken in. */
 	countView: string;
 	startFromNow: boolean;
+	/** Options → Max Changes per Poll; undefined: no cap. */
+	maxChanges: number | undefined;
 }
 
 /** What every request of one poll shares. */
@@ -75,6 +78,8 @@ function readSetup(context: IPollFunctions): PollSetup {
 	if (onActivation !== 'resume' && onActivation !== 'startFromNow') {
 		throw new InputError('Options › On Activation: expected "resume" or "startFromNow"');
 	}
+	const cap = options.maxChangesPerPoll ?? '';
+	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
 	const select = query[QUERY.select] as string[] | undefined;
 	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {})])];
 	const filters = JSON.stringify(without(query, QUERY.select, QUERY.conditionId));
@@ -91,6 +96,7 @@ function readSetup(context: IPollFunctions): PollSetup {
 		stream: streamOf(resource.value, field),
 		countView: createHash('sha256').update(filters).digest('hex').slice(0, 16),
 		startFromNow: onActivation === 'startFromNow',
+		maxChanges: maxChanges === 0 ? undefined : maxChanges,
 	};
 }
 
@@ -243,6 +249,8 @@ async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeSt
 				changes.push(change);
 			}
 		}
+		// The pages come oldest first: past `maxChanges` new ones, the rest is for the next poll (see `capped`).
+		if (setup.maxChanges !== undefined && records.length > setup.maxChanges) break;
 	}
 	return { records, changes, seen };
 }
@@ -327,6 +335,19 @@ async function readChanges(this: IPollFunctions, setup: PollSetup, state: Change
 	return { records, next: store(changes, count, setup.conditioned ? newest : null) };
 }
 
+/**
+ * Options → Max Changes per Poll: the first `maxChanges` of a reading (it is oldest first), and
+ * the state that has sent exactly those. The watermark moves to the last one sent and its ids at
+ * that time join the ones already there, so a cut inside a group sharing one timestamp resumes
+ * with the rest of the group. The count there is left unknown: the next poll reads exactly.
+ */
+function capped(setup: PollSetup, state: ChangeState, reading: Reading): Reading {
+	if (setup.maxChanges === undefined || reading.records.length <= setup.maxChanges) return reading;
+	const records = reading.records.slice(0, setup.maxChanges);
+	const changes = records.map((record) => changeOf(record, setup.field) as Change);
+	return { records, next: advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView }) };
+}
+
 /** The newest change timestamp among the filtered records, whatever the condition. */
 async function newestOverall(this: IPollFunctions, setup: PollSetup, run: PollRun): Promise<string | null> {
 	const [newest] = await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup) }, run), { limit: 1, maxRequests: setup.maxRequests });
@@ -361,7 +382,7 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		store(await activate.call(this, setup, run, state?.revision ?? 0));
 		return null;
 	}
-	const { records, next } = await readChanges.call(this, setup, state, run);
+	const { records, next } = capped(setup, state, await readChanges.call(this, setup, state, run));
 	if (next !== null && !store(next)) return null;
 	return run.lease.held ? records : null;
 }
