@@ -6,7 +6,9 @@ import { optionsCollection } from '../shared/descriptions/labels';
 import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
+import { fieldsPicker } from '../shared/descriptions/fieldPicker';
 import { eventsOf } from './events';
+import { WATCH_RECORDS_MAX } from './watchFields';
 
 /** Re-reading more than a week on every poll would cost more than late data is worth. */
 export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
@@ -26,6 +28,29 @@ const maxChangesOption: INodeProperties = {
 	description:
 		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
 };
+
+/** Watch Fields and its companion: only Created or Updated compares records (README: Watch fields). */
+const onlyCreatedOrUpdated = { show: { '/event': ['createdOrUpdated'] } };
+
+const watchOptions: INodeProperties[] = [
+	{
+		...fieldsPicker({
+			displayName: 'Watch Fields',
+			name: 'watchFields',
+			method: 'getWatchFields',
+			hint: `Send an update only when one of these changed (dated properties as whole histories; custom_properties.<key> by expression). Keeps these fields of up to ${WATCH_RECORDS_MAX.toLocaleString('en-US')} records.`,
+		}),
+		displayOptions: onlyCreatedOrUpdated,
+	},
+	{
+		displayName: 'Include Previous Values',
+		name: 'includePreviousValues',
+		type: 'boolean',
+		default: false,
+		description: 'Whether each item gets _event.previous with the watched fields\' values before the change (the trigger then keeps the values, not fingerprints)',
+		displayOptions: onlyCreatedOrUpdated,
+	},
+];
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
@@ -96,6 +121,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 		maxRequestsOption,
 		onActivationOption,
 	];
+	if (resource.changeFields?.updated) options.push(...watchOptions);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });
 }
