@@ -21,7 +21,7 @@ import { eventOf } from './events';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
 import type { WatchNote, WatchSetup, WatchState } from './watchFields';
-import { compareWatched, readWatchSetup, remember, selectedFor } from './watchFields';
+import { Baseline, compareWatched, readWatchSetup, selectedFor } from './watchFields';
 
 const TEST_EVENT_COUNT = 3;
 
@@ -85,9 +85,6 @@ function readSetup(context: IPollFunctions): PollSetup {
 	const cap = options.maxChangesPerPoll ?? '';
 	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
 	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
-	if (watch && event.value !== 'createdOrUpdated') {
-		throw new InputError(`Options › Watch Fields: only for the event Created or Updated, not ${event.name}`);
-	}
 	const select = query[QUERY.select] as string[] | undefined;
 	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), ...(watch ? selectedFor(watch) : [])])];
 	const filters = JSON.stringify(without(query, QUERY.select, QUERY.conditionId));
@@ -394,12 +391,12 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number):
  */
 async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, run: PollRun): Promise<WatchState> {
 	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
-	const records: Record<string, string[]> = {};
+	const read = new Baseline(watch);
 	for await (const page of pagesOf.call(this, listRequest(setup, query, run), { maxRequests: setup.maxRequests })) {
 		run.lease.progress();
-		for (const record of page) remember(watch, records, record);
+		for (const record of page) read.add(record);
 	}
-	return { key: watch.key, records };
+	return read.state;
 }
 
 /** The state with the watch state the setup asks for: kept, read afresh (another field set), or dropped. */

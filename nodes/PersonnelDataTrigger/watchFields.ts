@@ -96,16 +96,27 @@ export class WatchLimitError extends InputError {}
 
 function tooMany(count: number): WatchLimitError {
 	return new WatchLimitError(
-		`Options › Watch Fields: the trigger keeps the watched fields of every record and can keep at most ${WATCH_RECORDS_MAX.toLocaleString('en-US')}; ${count.toLocaleString('en-US')} records match the filters. Narrow the filters or remove Watch Fields`,
+		`Options › Watch Fields: the trigger keeps the watched fields of every record and can keep at most ${WATCH_RECORDS_MAX.toLocaleString('en-US')}; more match the filters (${count.toLocaleString('en-US')} seen). Narrow the filters or remove Watch Fields`,
 	);
 }
 
-/** Adds one record of the baseline; stops with an error past the cap. */
-export function remember(watch: WatchSetup, records: Record<string, string[]>, record: IDataObject): void {
-	if (record.id === undefined || record.id === null) return;
-	const id = String(record.id);
-	if (!(id in records) && Object.keys(records).length >= WATCH_RECORDS_MAX) throw tooMany(WATCH_RECORDS_MAX + 1);
-	records[id] = snapshot(watch, record);
+/** The baseline, read at activation (or when the watched fields change): one record at a time, up to the cap. */
+export class Baseline {
+	private readonly records: Record<string, string[]> = {};
+	private count = 0;
+
+	constructor(private readonly watch: WatchSetup) {}
+
+	add(record: IDataObject): void {
+		if (record.id === undefined || record.id === null) return;
+		const id = String(record.id);
+		if (!(id in this.records) && ++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
+		this.records[id] = snapshot(this.watch, record);
+	}
+
+	get state(): WatchState {
+		return { key: this.watch.key, records: this.records };
+	}
 }
 
 function historyDiff(before: unknown, after: unknown): IDataObject {
