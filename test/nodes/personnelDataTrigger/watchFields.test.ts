@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
-import type { SimRecord } from '../../simulator/types';
+import type { JsonObject, SimRecord } from '../../simulator/types';
 import { useTestBed } from '../setup';
 import { lastSeq, listRequestsSince, pollOk, stateOf } from './helpers';
 
@@ -19,9 +19,9 @@ const watching = (options: IDataObject = {}, watchFields: unknown = WATCHED): IN
 	options: { watchFields, ...options } as INodeParameters,
 });
 
-type History = Array<{ valid_from: string | null; value: unknown }>;
+type History = JsonObject[];
 
-const propertiesOf = (record: SimRecord) => record.properties as { manager_id: History; custom_properties: Record<string, unknown> } & IDataObject;
+const propertiesOf = (record: SimRecord) => record.properties as JsonObject & { manager_id: History; custom_properties: JsonObject };
 
 describe('Personnel Data Trigger: Watch Fields', () => {
 	const bed = useTestBed({}, { per: 'test' });
@@ -31,9 +31,9 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		const total = sim.getRecords('employees').length;
 		const from = lastSeq(sim);
 		expect((await pollOk(bed, watching())).items).toBeNull();
-		const walk = listRequestsSince(sim, from).filter((request) => request.query.select !== undefined && !('order' in request.query));
+		const walk = listRequestsSince(sim, from).filter((request) => request.query?.select !== undefined && !('order' in (request.query ?? {})));
 		expect(walk).toHaveLength(Math.ceil(total / 100));
-		for (const request of walk) expect([...(request.query.select as string[])].sort()).toEqual(['email', 'id', 'properties', 'updated_at']);
+		for (const request of walk) expect([...(request.query?.select as string[])].sort()).toEqual(['email', 'id', 'properties', 'updated_at']);
 		const state = stateOf(bed).changes as ChangeState;
 		expect(Object.keys(state.watch?.records ?? {})).toHaveLength(total);
 		// Never again: the next polls read changes only.
