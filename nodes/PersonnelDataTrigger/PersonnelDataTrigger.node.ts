@@ -23,7 +23,7 @@ export class PersonnelDataTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
-	methods = { listSearch: { searchConditions }, loadOptions: { getFilterFields: fieldPickers.getFilterFields, getSelectFields: fieldPickers.getSelectFields } };
+	methods = { listSearch: { searchConditions }, loadOptions: { getFilterFields: fieldPickers.getFilterFields, getSelectFields: fieldPickers.getSelectFields, getWatchFields: fieldPickers.getWatchFields } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollChanges.call(this);

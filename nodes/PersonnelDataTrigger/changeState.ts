@@ -1,4 +1,6 @@
 import { compareTimestamps, minusMs } from '../shared/timestamps';
+import type { WatchState } from './watchFields';
+import { readWatchState } from './watchFields';
 
 /**
  * What the trigger keeps between polls (n8n's static data): the newest change timestamp seen,
@@ -9,7 +11,7 @@ import { compareTimestamps, minusMs } from '../shared/timestamps';
  * Versioned: a state of another version is migrated on read (`readState`), never guessed at.
  * New fields go here, with their migration, so that later features extend one small object.
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 export interface ChangeState {
 	version: typeof STATE_VERSION;
@@ -38,6 +40,8 @@ export interface ChangeState {
 	 * before the window existed is sent again.
 	 */
 	recentFrom: string | null;
+	/** Options → Watch Fields: the watched fields of every record (watchFields.ts); null: not watching. */
+	watch: WatchState | null;
 }
 
 /** Upper bound on remembered pairs: state must not grow with the history. */
@@ -69,7 +73,8 @@ export function readState(stored: unknown): ChangeState | undefined {
 	if (!(watermark === null || typeof watermark === 'string') || !isStringArray(state.idsAtWatermark) || !isStringArray(state.recent)) {
 		return undefined;
 	}
-	if (state.version === STATE_VERSION) {
+	// Version 2 is version 3 without `watch`.
+	if (state.version === STATE_VERSION || state.version === 2) {
 		if (typeof state.stream !== 'string') return undefined;
 		const count = state.countAtWatermark;
 		return {
@@ -82,6 +87,7 @@ export function readState(stored: unknown): ChangeState | undefined {
 			countView: typeof state.countView === 'string' ? state.countView : '',
 			recent: state.recent,
 			recentFrom: typeof state.recentFrom === 'string' ? state.recentFrom : null,
+			watch: readWatchState(state.watch),
 		};
 	}
 	if (state.version === undefined && typeof state.configKey === 'string') {
@@ -102,6 +108,7 @@ export function readState(stored: unknown): ChangeState | undefined {
 			countView: '',
 			recent: state.recent,
 			recentFrom: watermark !== null && lookbackMs > 0 ? minusMs(watermark, lookbackMs) : null,
+			watch: null,
 		};
 	}
 	return undefined;
@@ -200,6 +207,7 @@ export function advance(state: ChangeState, changes: readonly Change[], options:
 		countView: options.countView,
 		recent,
 		recentFrom,
+		watch: state.watch,
 	};
 }
 
@@ -225,6 +233,7 @@ export function initialState(
 		countView: options.countView,
 		recent: [],
 		recentFrom: newest !== null && options.lookbackMs > 0 ? minusMs(newest, options.lookbackMs) : null,
+		watch: null,
 	};
 	return newest === null ? { ...start, revision: revision + 1, countAtWatermark: 0 } : advance(start, existing, options);
 }

@@ -6,13 +6,51 @@ import { optionsCollection } from '../shared/descriptions/labels';
 import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
+import { fieldsPicker } from '../shared/descriptions/fieldPicker';
 import { eventsOf } from './events';
+import { WATCH_RECORDS_MAX } from './watchFields';
 
 /** Re-reading more than a week on every poll would cost more than late data is worth. */
 export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
 
 /** Resources the trigger can watch: listable, with at least one event. */
 export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && eventsOf(resource).length > 0);
+
+/** The largest Max Changes per Poll: an execution of more items than this is not "bounded". */
+export const MAX_CHANGES_CEILING = 100_000;
+
+const maxChangesOption: INodeProperties = {
+	displayName: 'Max Changes per Poll',
+	name: 'maxChangesPerPoll',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: MAX_CHANGES_CEILING },
+	default: 0,
+	description:
+		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
+};
+
+/** Watch Fields and its companion: only Created or Updated compares records (README: Watch fields). */
+const onlyCreatedOrUpdated = { show: { '/event': ['createdOrUpdated'] } };
+
+const watchOptions: INodeProperties[] = [
+	{
+		...fieldsPicker({
+			displayName: 'Watch Fields',
+			name: 'watchFields',
+			method: 'getWatchFields',
+			hint: `Send an update only when one of these changed (dated properties as whole histories; custom_properties.<key> by expression). Keeps these fields of up to ${WATCH_RECORDS_MAX.toLocaleString('en-US')} records.`,
+		}),
+		displayOptions: onlyCreatedOrUpdated,
+	},
+	{
+		displayName: 'Include Previous Values',
+		name: 'includePreviousValues',
+		type: 'boolean',
+		default: false,
+		description: 'Whether each item gets _event.previous with the watched fields\' values before the change (the trigger then keeps the values, not fingerprints)',
+		displayOptions: onlyCreatedOrUpdated,
+	},
+];
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
@@ -79,9 +117,11 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 				'Also re-read this many minutes (at most 10080, 7 days) before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
 		},
 		selectOption(),
+		maxChangesOption,
 		maxRequestsOption,
 		onActivationOption,
 	];
+	if (resource.changeFields?.updated) options.push(...watchOptions);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });
 }

@@ -5,7 +5,7 @@ import type { ResourceDefinition } from '../shared/registry';
 import { compareTimestamps } from '../shared/timestamps';
 
 /** `_event.type` of an emitted record. */
-export type EmittedType = 'created' | 'updated';
+export type EmittedType = 'created' | 'updated' | 'deleted';
 
 /**
  * One event the trigger can watch: which timestamp it reads (the registry's `changeFields`), and
@@ -21,13 +21,17 @@ export interface TriggerEvent {
 	typeOf: (record: IDataObject, resource: ResourceDefinition) => EmittedType;
 }
 
-/** A record whose change time equals its creation time was created by that change. */
+const sameTime = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && compareTimestamps(a, b) === 0;
+
+/**
+ * A record whose change time equals its creation time was created by that change; one whose change
+ * time equals its deletion time was deleted by it (sent once, as a deletion, never as an update).
+ */
 function createdOrUpdatedType(record: IDataObject, resource: ResourceDefinition): EmittedType {
-	const created = record[resource.changeFields?.created ?? ''];
-	const updated = record[resource.changeFields?.updated ?? ''];
-	return typeof created === 'string' && typeof updated === 'string' && compareTimestamps(created, updated) === 0
-		? 'created'
-		: 'updated';
+	const fields = resource.changeFields;
+	const updated = record[fields?.updated ?? ''];
+	if (fields?.deleted !== undefined && sameTime(record[fields.deleted], updated)) return 'deleted';
+	return sameTime(record[fields?.created ?? ''], updated) ? 'created' : 'updated';
 }
 
 /** In the order the form lists them; the first offered one is the default. */
@@ -45,6 +49,13 @@ export const TRIGGER_EVENTS: readonly TriggerEvent[] = [
 		changeField: (resource) => resource.changeFields?.created,
 		description: (resource, field) => `A new ${resource.displayName.toLowerCase()} appears (${field})`,
 		typeOf: () => 'created',
+	},
+	{
+		value: 'deleted',
+		name: 'Deleted',
+		changeField: (resource) => resource.changeFields?.deleted,
+		description: (resource, field) => `A ${resource.displayName.toLowerCase()} is deleted (${field} is set)`,
+		typeOf: () => 'deleted',
 	},
 ];
 

@@ -5,6 +5,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZE_MAX, QUERY } from '../shared/apiChoices';
 import { readListQuery } from '../shared/listQuery/parse';
 import { InputError, toNodeError } from '../shared/errors';
+import { checkWholeNumber } from '../shared/validation';
 import { asOfDay, simplifyRecords } from '../shared/listQuery/simplify';
 import { collectRecords, pagesOf, readMaxRequests } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
@@ -14,11 +15,13 @@ import type { ApiRequest, Query } from '../shared/transport';
 import { apiRequest } from '../shared/transport';
 import type { Change, ChangeState } from './changeState';
 import { advance, initialState, nextWatermark, noveltyCheck, readFrom, readState, streamOf } from './changeState';
-import { LOOKBACK_MAX_MINUTES } from './description';
+import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './description';
 import type { TriggerEvent } from './events';
 import { eventOf } from './events';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
+import type { WatchNote, WatchSetup, WatchState } from './watchFields';
+import { Baseline, compareWatched, readWatchSetup, selectedFor } from './watchFields';
 
 const TEST_EVENT_COUNT = 3;
 
@@ -41,6 +44,10 @@ interface PollSetup {
 	/** Digest of the filters (no condition, no field selection): the view a count was taken in. */
 	countView: string;
 	startFromNow: boolean;
+	/** Options → Max Changes per Poll; undefined: no cap. */
+	maxChanges: number | undefined;
+	/** Options → Watch Fields; undefined: every change is sent. */
+	watch: WatchSetup | undefined;
 }
 
 /** What every request of one poll shares. */
@@ -75,8 +82,11 @@ function readSetup(context: IPollFunctions): PollSetup {
 	if (onActivation !== 'resume' && onActivation !== 'startFromNow') {
 		throw new InputError('Options › On Activation: expected "resume" or "startFromNow"');
 	}
+	const cap = options.maxChangesPerPoll ?? '';
+	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
+	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
 	const select = query[QUERY.select] as string[] | undefined;
-	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {})])];
+	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), ...(watch ? selectedFor(watch) : [])])];
 	const filters = JSON.stringify(without(query, QUERY.select, QUERY.conditionId));
 	return {
 		resource,
@@ -91,6 +101,8 @@ function readSetup(context: IPollFunctions): PollSetup {
 		stream: streamOf(resource.value, field),
 		countView: createHash('sha256').update(filters).digest('hex').slice(0, 16),
 		startFromNow: onActivation === 'startFromNow',
+		maxChanges: maxChanges === 0 ? undefined : maxChanges,
+		watch,
 	};
 }
 
@@ -99,9 +111,21 @@ function changeOf(record: IDataObject, field: string): Change | undefined {
 	return typeof at === 'string' && record.id !== undefined ? { id: String(record.id), at } : undefined;
 }
 
-function withEvent(setup: PollSetup, record: IDataObject): IDataObject {
-	const type = setup.event.typeOf(record, setup.resource);
-	return { ...record, _event: { type, resource: setup.resource.value, changedAt: record[setup.field] } };
+/** A record to emit, with what Watch Fields found in it. */
+interface Emitted {
+	record: IDataObject;
+	note?: WatchNote;
+}
+
+function withEvent(setup: PollSetup, { record, note }: Emitted): IDataObject {
+	const type = note?.firstSeen ? 'created' : setup.event.typeOf(record, setup.resource);
+	const event: IDataObject = { type, resource: setup.resource.value, changedAt: record[setup.field] };
+	if (note) {
+		event.changedFields = note.changedFields;
+		if (setup.watch?.withValues) event.previous = note.previous ?? {};
+		if (note.historyChanges) event.historyChanges = note.historyChanges;
+	}
+	return { ...record, _event: event };
 }
 
 function listRequest(setup: PollSetup, query: Query, run?: PollRun): ApiRequest {
@@ -243,6 +267,8 @@ async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeSt
 				changes.push(change);
 			}
 		}
+		// The pages come oldest first: past `maxChanges` new ones, the rest is for the next poll (see `capped`).
+		if (setup.maxChanges !== undefined && records.length > setup.maxChanges) break;
 	}
 	return { records, changes, seen };
 }
@@ -327,6 +353,19 @@ async function readChanges(this: IPollFunctions, setup: PollSetup, state: Change
 	return { records, next: store(changes, count, setup.conditioned ? newest : null) };
 }
 
+/**
+ * Options → Max Changes per Poll: the first `maxChanges` of a reading (it is oldest first), and
+ * the state that has sent exactly those. The watermark moves to the last one sent and its ids at
+ * that time join the ones already there, so a cut inside a group sharing one timestamp resumes
+ * with the rest of the group. The count there is left unknown: the next poll reads exactly.
+ */
+function capped(setup: PollSetup, state: ChangeState, reading: Reading): Reading {
+	if (setup.maxChanges === undefined || reading.records.length <= setup.maxChanges) return reading;
+	const records = reading.records.slice(0, setup.maxChanges);
+	const changes = records.map((record) => changeOf(record, setup.field) as Change);
+	return { records, next: advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView }) };
+}
+
 /** The newest change timestamp among the filtered records, whatever the condition. */
 async function newestOverall(this: IPollFunctions, setup: PollSetup, run: PollRun): Promise<string | null> {
 	const [newest] = await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup) }, run), { limit: 1, maxRequests: setup.maxRequests });
@@ -346,9 +385,30 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number):
 	return toNodeError(context.getNode(), error);
 }
 
-async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<IDataObject[] | null> {
+/**
+ * Watch Fields' baseline: every record of the filters (no condition: a record the condition lets
+ * through later is then known), with only the id, the change field and the watched fields.
+ */
+async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, run: PollRun): Promise<WatchState> {
+	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
+	const read = new Baseline(watch);
+	for await (const page of pagesOf.call(this, listRequest(setup, query, run), { maxRequests: setup.maxRequests })) {
+		run.lease.progress();
+		for (const record of page) read.add(record);
+	}
+	return read.state;
+}
+
+/** The state with the watch state the setup asks for: kept, read afresh (another field set), or dropped. */
+async function withWatch(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<ChangeState> {
+	if (!setup.watch) return state.watch === null ? state : { ...state, watch: null };
+	if (state.watch?.key === setup.watch.key) return state;
+	return { ...state, watch: await baseline.call(this, setup, setup.watch, run) };
+}
+
+async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<Emitted[] | null> {
 	const staticData = this.getWorkflowStaticData('node');
-	const state = run.lease.newest(readState(staticData.changes));
+	const stored = run.lease.newest(readState(staticData.changes));
 	const store = (next: ChangeState): boolean => {
 		// A poll overtaken as hung stores and emits nothing: the one that took over does.
 		if (!run.lease.held) return false;
@@ -357,13 +417,24 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		return true;
 	};
 	const startAfresh = setup.startFromNow && activationPoll && USER_ACTIVATIONS.has(this.getActivationMode());
-	if (!state || state.stream !== setup.stream || startAfresh) {
-		store(await activate.call(this, setup, run, state?.revision ?? 0));
+	if (!stored || stored.stream !== setup.stream || startAfresh) {
+		const started = await activate.call(this, setup, run, stored?.revision ?? 0);
+		store(await withWatch.call(this, setup, started, run));
 		return null;
 	}
-	const { records, next } = await readChanges.call(this, setup, state, run);
+	const state = await withWatch.call(this, setup, stored, run);
+	const reading = capped(setup, state, await readChanges.call(this, setup, state, run));
+	let next = reading.next;
+	let emitted: Emitted[] = reading.records.map((record) => ({ record }));
+	if (setup.watch && state.watch) {
+		const compared = compareWatched(setup.watch, state.watch, reading.records);
+		emitted = compared.emitted;
+		if (next !== null) next = { ...next, watch: compared.state };
+	}
+	// A watch state read afresh (or dropped) is stored even when nothing changed.
+	if (next === null && state !== stored) next = { ...state, revision: state.revision + 1 };
 	if (next !== null && !store(next)) return null;
-	return run.lease.held ? records : null;
+	return run.lease.held ? emitted : null;
 }
 
 export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -373,12 +444,12 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 	} catch (error) {
 		throw toNodeError(this.getNode(), error);
 	}
-	const emit = (records: IDataObject[] | null) =>
+	const emit = (records: Emitted[] | null) =>
 		records === null || records.length === 0
 			? null
 			: [this.helpers.returnJsonArray(simplifyRecords(records.map((r) => withEvent(setup, r)), setup.simplify, setup.asOfDate))];
 
-	if (this.getMode() === 'manual') return emit(await sample.call(this, setup));
+	if (this.getMode() === 'manual') return emit((await sample.call(this, setup)).map((record) => ({ record })));
 
 	const lease = PollLease.acquire(leaseKey(this.getWorkflow().id, this.getNode().name));
 	if (!lease) {

@@ -41,9 +41,15 @@ describe('the simulator serves every resource of the registry', () => {
 		(_value, resource) => {
 			const records = seeded().getRecords(collectionOf(resource.value));
 			expect(records.length).toBeGreaterThan(0);
-			const fields = Object.values(resource.changeFields ?? {});
+			const { deleted, ...always } = resource.changeFields ?? { created: '' };
+			const fields = Object.values(always);
 			expect(fields.length).toBeGreaterThan(0);
-			for (const record of records) for (const field of fields) expect(record[field]).toMatch(/^\d{4}-\d\d-\d\dT/);
+			const timestamp = /^\d{4}-\d\d-\d\dT/;
+			for (const record of records) for (const field of fields) expect(record[field]).toMatch(timestamp);
+			if (deleted === undefined) return;
+			// Only deleted records carry the deletion time, and the seed has some.
+			for (const record of records) if (record[deleted] !== null) expect(record[deleted]).toMatch(timestamp);
+			expect(records.some((record) => record[deleted] !== null)).toBe(true);
 		},
 	);
 

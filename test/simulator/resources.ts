@@ -89,8 +89,9 @@ export const LIST_DEFS = {
 			parent_id: { type: UUID, ops: EQ_IN },
 			tier: { type: { kind: 'enum', values: ORG_UNIT_TIERS }, ops: EQ_IN },
 			name: { type: STRING, ops: EQ_ILIKE },
+			deleted_at: { type: DATE_TIME, ops: COMPARE },
 		},
-		orderable: ['id', 'inserted_at', 'updated_at', 'name'],
+		orderable: ['id', 'inserted_at', 'updated_at', 'deleted_at', 'name'],
 		fields: [
 			'id', 'org_id', 'parent_id', 'name', 'description', 'email', 'phone', 'tier', 'deleted_at',
 			'inserted_at', 'updated_at', 'properties',

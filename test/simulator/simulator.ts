@@ -192,6 +192,12 @@ export class Simulator {
 		});
 	}
 
+	/** Marks records deleted as the service does for organizational units: deleted_at and updated_at set to one time. */
+	softDeleteRecords(resource: ResourceName, ids: readonly string[]): SimRecord[] {
+		const at = this.clock.now();
+		return this.touchRecords(resource, ids, { timestamp: at, changes: { deleted_at: at } });
+	}
+
 	deleteRecords(resource: ResourceName, ids: readonly string[]): number {
 		const collection = this.collections[resource];
 		return ids.filter((id) => collection.remove(id)).length;

@@ -71,7 +71,7 @@ describe('change state', () => {
 });
 
 describe('change state versions', () => {
-	it('reads version 1 (configKey) as version 2 of the same stream, resuming from its watermark', () => {
+	it('reads version 1 (configKey) as the current version of the same stream, resuming from its watermark', () => {
 		const v1 = {
 			configKey: JSON.stringify({ resource: 'employee', field: 'updated_at', watched: {}, lookbackMinutes: 5 }),
 			watermark: T3,
@@ -79,7 +79,7 @@ describe('change state versions', () => {
 			recent: [`a@${T3}`],
 		};
 		expect(readState(v1)).toEqual({
-			version: 2,
+			version: 3,
 			revision: 0,
 			stream: 'employee:updated_at',
 			watermark: T3,
@@ -88,11 +88,21 @@ describe('change state versions', () => {
 			countView: '',
 			recent: [`a@${T3}`],
 			recentFrom: '2026-11-23T08:00:00.000Z',
+			watch: null,
 		});
 	});
 
+	it('reads version 2 as version 3 without watched fields, and keeps a readable watch state of version 3', () => {
+		const v2 = { version: 2, revision: 4, stream: 's', watermark: T1, idsAtWatermark: ['a'], countAtWatermark: 1, countView: 'v', recent: [], recentFrom: null };
+		expect(readState(v2)).toEqual({ ...v2, version: 3, watch: null });
+		const watch = { key: 'k', records: { a: ['"x"'] } };
+		expect(readState({ ...v2, version: 3, watch })?.watch).toEqual(watch);
+		// A watch state it cannot read is dropped (a new baseline is read), the rest resumes.
+		expect(readState({ ...v2, version: 3, watch: { key: 'k', records: { a: [1] } } })).toMatchObject({ watermark: T1, watch: null });
+	});
+
 	it('does not trust a state it cannot read', () => {
-		for (const stored of [undefined, null, 'x', { version: 3, stream: 's', watermark: T1, idsAtWatermark: [], recent: [] }, { version: 2, watermark: 5 }]) {
+		for (const stored of [undefined, null, 'x', { version: 99, stream: 's', watermark: T1, idsAtWatermark: [], recent: [] }, { version: 2, watermark: 5 }]) {
 			expect(readState(stored)).toBeUndefined();
 		}
 	});

@@ -92,3 +92,14 @@ export function writableFieldChoices(resource: ResourceDefinition, discovered: D
 	const others = new Map([...scalarOnly(discovered.fields)].filter(([name]) => !resource.fields[name]));
 	return merge(resource, writable, others, 'writable');
 }
+
+/** Trigger › Watch Fields: every field but the id, and each dated property as `properties.<name>`. */
+export function watchFieldChoices(resource: ResourceDefinition, discovered: DiscoveredFields): INodePropertyOptions[] {
+	const plain = selectFieldChoices(resource, discovered).filter((option) => option.value !== 'id' && option.value !== 'properties');
+	const dated = datedPropertyChoices(resource, discovered).map((option) => ({
+		...option,
+		name: `${option.name} (Dated, Whole History)`,
+		value: `properties.${String(option.value)}`,
+	}));
+	return [...plain, ...dated].sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -7,6 +7,7 @@ import {
 	filterFieldChoices,
 	orderFieldChoices,
 	selectFieldChoices,
+	watchFieldChoices,
 	writableFieldChoices,
 } from '../fields/choices';
 import type { ResourceDefinition } from '../registry';
@@ -28,6 +29,7 @@ export const fieldPickers = {
 	getSelectFields: fieldPicker(selectFieldChoices),
 	getDatedProperties: fieldPicker(datedPropertyChoices),
 	getWritableFields: fieldPicker(writableFieldChoices),
+	getWatchFields: fieldPicker(watchFieldChoices),
 };
 
 export type FieldPickerMethod = keyof typeof fieldPickers;

@@ -55,8 +55,11 @@ export interface ResourceDefinition {
 	fields: Readonly<Record<string, FieldDefinition>>;
 	/** Keys of `properties` that hold dated values `[{ valid_from, value }]`. */
 	datedProperties: readonly string[];
-	/** Timestamps that mark a change, for "changed since" polling; `updated` absent: never updated. */
-	changeFields?: { created: string; updated?: string };
+	/**
+	 * Timestamps that mark a change, for "changed since" polling; `updated` absent: never updated;
+	 * `deleted`: set when the record is (softly) deleted, for the trigger's Deleted event.
+	 */
+	changeFields?: { created: string; updated?: string; deleted?: string };
 	/** How the "From List" mode of the resource locator finds records. */
 	search?: {
 		field: string;

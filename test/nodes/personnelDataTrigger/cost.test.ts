@@ -143,9 +143,11 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 			'revision',
 			'stream',
 			'version',
+			'watch',
 			'watermark',
 		]);
-		expect(state.version).toBe(2);
+		expect(state.version).toBe(3);
+		expect(state.watch).toBeNull();
 	});
 
 	it('with a look-back window, keeps only what lies inside the window', async () => {

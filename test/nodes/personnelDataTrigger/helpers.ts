@@ -15,7 +15,7 @@ export const NODE_NAME = 'Personnel Data Trigger';
 export const NODE_TYPE = 'personnelDataTrigger';
 
 export interface EmittedEvent {
-	type: 'created' | 'updated';
+	type: 'created' | 'updated' | 'deleted';
 	resource: string;
 	changedAt: string;
 }

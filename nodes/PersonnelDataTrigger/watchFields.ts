@@ -1,0 +1,183 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { InputError } from '../shared/errors';
+
+/**
+ * Options → Watch Fields: the trigger keeps, per record, the watched fields' values (or, without
+ * Include Previous Values, a fingerprint of each) and sends an update only when one of them
+ * changed. Field names: a top-level field (`email`), a dated property compared as its whole
+ * history (`properties.title`), or a custom property (`custom_properties.cost_center`).
+ */
+
+/** Records whose watched fields the state may keep; beyond, the trigger stops with an error. */
+export const WATCH_RECORDS_MAX = 100_000;
+
+/** Hex digits of a field's sha256 fingerprint: 64 bits, a false "unchanged" one in 2^64. */
+const FINGERPRINT_HEX = 16;
+
+const FIELD_NAME = /^(properties\.|custom_properties\.)?[A-Za-z0-9_.-]+$/;
+
+export interface WatchSetup {
+	fields: string[];
+	/** Include Previous Values: keep the values themselves, not their fingerprints. */
+	withValues: boolean;
+	/** Which fields and how they are kept: a stored state with another key is read afresh. */
+	key: string;
+}
+
+/** What the state keeps: per record id, one entry per watched field (its JSON, or its fingerprint). */
+export interface WatchState {
+	key: string;
+	records: Record<string, string[]>;
+}
+
+/** The option as given: a list from the picker, or names separated by commas from an expression. */
+export function readWatchSetup(given: unknown, withValues: boolean): WatchSetup | undefined {
+	const names = Array.isArray(given) ? given.map(String) : typeof given === 'string' ? given.split(',') : [];
+	const fields = [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))];
+	if (fields.length === 0) return undefined;
+	const wrong = fields.find((field) => !FIELD_NAME.test(field) || /\.$/.test(field));
+	if (wrong !== undefined) {
+		throw new InputError(
+			`Options › Watch Fields: "${wrong}" is not a field name; expected a field (email), properties.<name> or custom_properties.<key>`,
+		);
+	}
+	const key = createHash('sha256').update(JSON.stringify({ fields, withValues })).digest('hex').slice(0, 16);
+	return { fields, withValues, key };
+}
+
+/** The top-level fields a listing must select so that the watched fields are in its records. */
+export function selectedFor(watch: WatchSetup): string[] {
+	return [...new Set(watch.fields.map((field) => (/^(custom_)?properties\./.test(field) ? 'properties' : field)))];
+}
+
+const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function valueOf(record: IDataObject, field: string): unknown {
+	const properties = isObject(record.properties) ? record.properties : {};
+	if (field.startsWith('properties.')) return properties[field.slice('properties.'.length)] ?? null;
+	if (field.startsWith('custom_properties.')) {
+		const custom = isObject(properties.custom_properties) ? properties.custom_properties : {};
+		return custom[field.slice('custom_properties.'.length)] ?? null;
+	}
+	return record[field] ?? null;
+}
+
+/** JSON with object keys sorted: the same value from the server always reads the same. */
+function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (isObject(value)) {
+		const keys = Object.keys(value).sort();
+		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+	}
+	return JSON.stringify(value ?? null);
+}
+
+/** What the state keeps of one record. */
+export function snapshot(watch: WatchSetup, record: IDataObject): string[] {
+	return watch.fields.map((field) => {
+		const json = canonical(valueOf(record, field));
+		return watch.withValues ? json : createHash('sha256').update(json).digest('hex').slice(0, FINGERPRINT_HEX);
+	});
+}
+
+/** What `_event` says about the watched fields of one emitted record. */
+export interface WatchNote {
+	/** A record the state did not know: created, whatever its timestamps say. */
+	firstSeen: boolean;
+	changedFields: string[];
+	previous?: IDataObject;
+	/** Dated properties: the history entries the change added and removed. */
+	historyChanges?: IDataObject;
+}
+
+export class WatchLimitError extends InputError {}
+
+function tooMany(count: number): WatchLimitError {
+	return new WatchLimitError(
+		`Options › Watch Fields: the trigger keeps the watched fields of every record and can keep at most ${WATCH_RECORDS_MAX.toLocaleString('en-US')}; more match the filters (${count.toLocaleString('en-US')} seen). Narrow the filters or remove Watch Fields`,
+	);
+}
+
+/** The baseline, read at activation (or when the watched fields change): one record at a time, up to the cap. */
+export class Baseline {
+	private readonly records: Record<string, string[]> = {};
+	private count = 0;
+
+	constructor(private readonly watch: WatchSetup) {}
+
+	add(record: IDataObject): void {
+		if (record.id === undefined || record.id === null) return;
+		const id = String(record.id);
+		if (!(id in this.records) && ++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
+		this.records[id] = snapshot(this.watch, record);
+	}
+
+	get state(): WatchState {
+		return { key: this.watch.key, records: this.records };
+	}
+}
+
+function historyDiff(before: unknown, after: unknown): IDataObject {
+	const entries = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
+	const afterKeys = new Set(entries(after).map(canonical));
+	const beforeKeys = new Set(entries(before).map(canonical));
+	return {
+		added: entries(after).filter((entry) => !beforeKeys.has(canonical(entry))),
+		removed: entries(before).filter((entry) => !afterKeys.has(canonical(entry))),
+	};
+}
+
+/**
+ * The records of one reading (oldest first) compared with the state: those to emit, each with its
+ * note, and the state after them. A record not in the state is new to it (created); one whose
+ * watched fields are all unchanged is not emitted.
+ */
+export function compareWatched(
+	watch: WatchSetup,
+	state: WatchState,
+	records: readonly IDataObject[],
+): { emitted: Array<{ record: IDataObject; note: WatchNote }>; state: WatchState } {
+	const kept = { ...state.records };
+	let size = Object.keys(kept).length;
+	const emitted: Array<{ record: IDataObject; note: WatchNote }> = [];
+	for (const record of records) {
+		if (record.id === undefined || record.id === null) continue;
+		const id = String(record.id);
+		const now = snapshot(watch, record);
+		const before = kept[id];
+		if (before === undefined && ++size > WATCH_RECORDS_MAX) throw tooMany(size);
+		kept[id] = now;
+		if (before === undefined) {
+			emitted.push({ record, note: { firstSeen: true, changedFields: [...watch.fields] } });
+			continue;
+		}
+		const changed = watch.fields.filter((_, index) => before[index] !== now[index]);
+		if (changed.length === 0) continue;
+		const note: WatchNote = { firstSeen: false, changedFields: changed };
+		if (watch.withValues) {
+			const previous: IDataObject = {};
+			const historyChanges: IDataObject = {};
+			for (const field of changed) {
+				const old = JSON.parse(before[watch.fields.indexOf(field)]) as unknown;
+				previous[field] = old as IDataObject[keyof IDataObject];
+				if (field.startsWith('properties.')) historyChanges[field] = historyDiff(old, valueOf(record, field));
+			}
+			note.previous = previous;
+			if (Object.keys(historyChanges).length > 0) note.historyChanges = historyChanges;
+		}
+		emitted.push({ record, note });
+	}
+	return { emitted, state: { key: state.key, records: kept } };
+}
+
+/** The stored watch state, or null when it cannot be read (the trigger then reads a new baseline). */
+export function readWatchState(stored: unknown): WatchState | null {
+	if (!isObject(stored) || typeof stored.key !== 'string' || !isObject(stored.records)) return null;
+	const records = stored.records as Record<string, unknown>;
+	for (const entry of Object.values(records)) {
+		if (!Array.isArray(entry) || !entry.every((part) => typeof part === 'string')) return null;
+	}
+	return { key: stored.key, records: records as Record<string, string[]> };
+}
