@@ -121,15 +121,24 @@ async function send(
 }
 
 /**
- * Token renewals in flight in this process, by credential and the token being replaced: the first
+ * Token renewals in flight in this process, one per credential: the first
  * request that needs a new token provisions it, every other one (of this run or of another
  * execution sharing the credential, e.g. on a queue-mode worker) waits and adopts it. Per process,
  * not per run: 20 executions whose token expires together cost one provisioning, not 20.
  */
 const renewals = new Map<string, Promise<ICredentialDataDecryptedObject | undefined>>();
 
-function renewalKey(credentials: ICredentialDataDecryptedObject, replaced: string): string {
-	return digestOf([baseUrlOf(credentials), String(credentials.authMode ?? ''), String(credentials.jti ?? ''), replaced].join('\n'));
+/**
+ * The newest token this process obtained, per credential. An execution that read the credential
+ * before another one renewed it holds an older token: when the server refuses it, it takes this
+ * one rather than provisioning again (several executions, one renewal).
+ */
+const newestTokens = new Map<string, { accessToken: string; expiresAt: unknown }>();
+
+/** Identifies a credential (n8n's credential, its API and JTI), never by its secrets. */
+function credentialKeyOf(context: ApiContext, credentials: ICredentialDataDecryptedObject): string {
+	const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	return digestOf([stored?.id ?? '', baseUrlOf(credentials), String(credentials.authMode ?? ''), String(credentials.jti ?? '')].join('\n'));
 }
 
 /**
@@ -214,8 +223,15 @@ async function attemptOnce(
 			refused = true;
 			continue;
 		}
-		const replaced = renewalKey(credentials, digestOf(tokenOf(credentials)));
-		const pending = renewals.get(replaced);
+		const credentialKey = credentialKeyOf(context, credentials);
+		const newest = newestTokens.get(credentialKey);
+		if (newest && newest.accessToken !== tokenOf(credentials) && adoptions < MAX_ADOPTIONS) {
+			adoptions++;
+			Object.assign(credentials, newest);
+			refused = false;
+			if (!needsNewToken(credentials, run)) continue;
+		}
+		const pending = renewals.get(credentialKey);
 		if (pending && adoptions < MAX_ADOPTIONS) {
 			adoptions++;
 			const renewed = await pending;
@@ -225,7 +241,7 @@ async function attemptOnce(
 				continue;
 			}
 		}
-		const outcome = await renewAndSend(context, request, url, credentials, run, replaced);
+		const outcome = await renewAndSend(context, request, url, credentials, run, credentialKey);
 		// A fresh token refused: renew again, until the run's bound says the server never accepts one.
 		if (outcome.failure?.status !== 401 || run.stop || ++ownRenewals >= HTTP.refusedFreshTokensPerRun) return outcome;
 		refused = true;
@@ -239,21 +255,22 @@ async function renewAndSend(
 	url: string,
 	credentials: ICredentialDataDecryptedObject,
 	run: RunAuth,
-	replaced: string,
+	credentialKey: string,
 ): Promise<Outcome> {
 	const copy: ICredentialDataDecryptedObject = { ...credentials, accessToken: '', expiresAt: '' };
 	const sending = send(context, request, url, copy);
 	const renewal = sending.then(() => (tokenOf(copy) === '' ? undefined : copy));
-	renewals.set(replaced, renewal);
+	renewals.set(credentialKey, renewal);
 	let outcome: Outcome;
 	try {
 		outcome = await sending;
 	} finally {
-		if (renewals.get(replaced) === renewal) renewals.delete(replaced);
+		if (renewals.get(credentialKey) === renewal) renewals.delete(credentialKey);
 	}
 	const fresh = tokenOf(copy);
 	if (fresh !== '') {
 		Object.assign(credentials, { accessToken: fresh, expiresAt: copy.expiresAt });
+		newestTokens.set(credentialKey, { accessToken: fresh, expiresAt: copy.expiresAt });
 		run.provisioned.add(digestOf(fresh));
 		run.unproven.add(digestOf(fresh));
 	}
