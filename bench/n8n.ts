@@ -21,6 +21,7 @@ import {
 	n8nInstance,
 	parseExecutionOutput,
 	prepareUserFolder,
+	versionKeysNewestFirst,
 	versionPins,
 	type N8nInstall,
 	type N8nUserFolder,
@@ -128,21 +129,11 @@ export interface HelperProbe {
 
 // ---------------------------------------------------------------- choosing the install
 
-function versionOrder(a: string, b: string): number {
-	const pa = a.split('.').map(Number);
-	const pb = b.split('.').map(Number);
-	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-		const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-		if (d !== 0) return d;
-	}
-	return 0;
-}
 
 /** BENCH_N8N_KEY, else the newest pinned version that is installed; a reason when there is none. */
 export function chooseInstall(): N8nInstall | string {
 	const wanted = process.env.BENCH_N8N_KEY;
-	const pins = versionPins();
-	const keys = wanted ? [wanted] : Object.keys(pins).sort((a, b) => versionOrder(pins[b].n8n, pins[a].n8n));
+	const keys = wanted ? [wanted] : versionKeysNewestFirst();
 	const problems: string[] = [];
 	for (const key of keys) {
 		try {

@@ -1,4 +1,4 @@
-import { versionPins } from '../test/e2e/n8n';
+import { versionKeysNewestFirst, versionPins } from '../test/e2e/n8n';
 
 export interface DemoArgs {
 	/** Key of scripts/n8n/versions.json. */
@@ -11,21 +11,11 @@ const USAGE = `usage: npm run demo [-- --once] [-- --n8n <key>]
   --once       run the example workflows headlessly, print their results, exit 0 when all passed
   --n8n <key>  n8n version to use, a key of scripts/n8n/versions.json (default: the newest)`;
 
-function compareVersions(a: string, b: string): number {
-	const pa = a.split('.').map(Number);
-	const pb = b.split('.').map(Number);
-	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-		const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-		if (d !== 0) return d;
-	}
-	return 0;
-}
-
 /** The key whose pinned n8n version is the newest. */
 export function newestKey(): string {
-	const pins = Object.entries(versionPins());
-	if (pins.length === 0) throw new Error('scripts/n8n/versions.json lists no n8n version');
-	return pins.sort(([, a], [, b]) => compareVersions(b.n8n, a.n8n))[0][0];
+	const [newest] = versionKeysNewestFirst();
+	if (newest === undefined) throw new Error('scripts/n8n/versions.json lists no n8n version');
+	return newest;
 }
 
 export function parseArgs(argv: readonly string[]): DemoArgs {

@@ -61,6 +61,22 @@ export function versionPins(): Record<string, VersionPin> {
 	>;
 }
 
+function compareVersions(a: string, b: string): number {
+	const pa = a.split('.').map(Number);
+	const pb = b.split('.').map(Number);
+	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+		const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+		if (d !== 0) return d;
+	}
+	return 0;
+}
+
+/** The keys of versions.json, the newest pinned n8n first. */
+export function versionKeysNewestFirst(): string[] {
+	const pins = versionPins();
+	return Object.keys(pins).sort((a, b) => compareVersions(pins[b].n8n, pins[a].n8n));
+}
+
 /** Keys to test: N8N_E2E_KEYS (comma separated) or all keys of versions.json. */
 export function versionKeys(): string[] {
 	const fromEnv = process.env.N8N_E2E_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
