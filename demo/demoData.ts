@@ -1,7 +1,7 @@
 /** Makes the simulator's organisation lively for the demo: recent changes, a pending transfer, new reports. */
 import { CONDITION_NAMES } from '../test/simulator/conditionSeeds';
 import type { SimulatorClient } from '../test/simulator/client';
-import type { SimRecord } from '../test/simulator/types';
+import type { JsonObject, SimRecord } from '../test/simulator/types';
 import { findNode, findWorkflow, IDS, type DemoTargets, type ResourceLocator } from './workflows';
 import type { WorkflowFile } from '../test/e2e/n8n';
 
@@ -42,4 +42,28 @@ export async function prepareDemoData(client: SimulatorClient, workflows: readon
 /** New time reports "reported now", as employees would in the real service. */
 export async function reportTime(client: SimulatorClient, count: number): Promise<SimRecord[]> {
 	return await client.createRecords('timeReports', count, { restricted: false, overrides: { comment: 'Reported during the demo' } });
+}
+
+export interface ManagerChange {
+	employee: SimRecord;
+	/** The manager history before the change (newest entry first). */
+	previous: JsonObject[];
+	newManagerId: string;
+	validFrom: string;
+	/** The employee whose phone number changed (a field the example does not watch). */
+	phoneChanged: SimRecord;
+}
+
+/**
+ * One employee gets a new manager from today and another a new phone number. The phone number
+ * changes first, so that a poll that reads the manager change has read the phone change too.
+ */
+export async function changeManagerAndPhone(client: SimulatorClient): Promise<ManagerChange> {
+	const [employee, phoneChanged, newManager] = pickSpread(await client.getRecords('employees'), 3);
+	const previous = (employee.properties as { manager_id?: JsonObject[] }).manager_id ?? [];
+	const validFrom = new Date().toISOString().slice(0, 10);
+	await client.touchRecords('employees', [phoneChanged.id], { changes: { phone1: '+46 70 555 01 07' } });
+	const manager_id = [{ valid_from: validFrom, value: newManager.id }, ...previous];
+	await client.touchRecords('employees', [employee.id], { changes: { properties: { ...(employee.properties as JsonObject), manager_id } } });
+	return { employee, previous, newManagerId: newManager.id, validFrom, phoneChanged };
 }

@@ -1,6 +1,6 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
 import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../test/e2e/n8n';
-import { RECENTLY_CHANGED, reportTime } from './demoData';
+import { changeManagerAndPhone, RECENTLY_CHANGED, reportTime } from './demoData';
 import { history, table, type Row } from './format';
 import { elapsed, timeZone, todayIn } from './log';
 import type { SimulatorProcess } from './simulatorProcess';
@@ -13,6 +13,9 @@ interface Example {
 }
 
 class CheckFailed extends Error {}
+
+/** The newest n8n polls at most once a minute: the first poll after a change can take that long. */
+const NEXT_POLL_WAIT_MS = 150_000;
 
 function check(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new CheckFailed(message);
@@ -139,6 +142,36 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				return [
 					'POST …/system-time-types/<integration>: creates the type, or updates the one with the same code',
 					table([timeType], ['type_name', 'type_code', 'source_system', 'id']),
+				];
+			},
+		},
+		{
+			title: "Notify when an employee's manager changes (Trigger: Watch Fields, Include Previous Values)",
+			async run() {
+				// The activation poll reads every employee's manager history: the baseline.
+				await server.activateWorkflow(IDS.managerChanged);
+				check((await server.getWorkflow(IDS.managerChanged)).active, 'the trigger workflow did not activate');
+				const change = await changeManagerAndPhone(sim.client);
+				const started = Date.now();
+				const [summary] = await server.waitForExecutions(IDS.managerChanged, 1, NEXT_POLL_WAIT_MS);
+				const execution = await server.getExecution(summary.id);
+				check(execution.status === 'success', `execution ${summary.id} ended "${execution.status}"`);
+				// The phone number changed before the manager: the poll that sent the manager change read it too.
+				const sent = items(execution, 'Manager changed');
+				check(!sent.some((r) => r.id === change.phoneChanged.id), 'the phone number change (an unwatched field) was sent');
+				check(sent.length === 1 && sent[0].id === change.employee.id, `expected the one manager change, got ${sent.length} item(s)`);
+				const event = sent[0]._event as { changedFields?: unknown; previous?: Record<string, unknown> } | undefined;
+				check(Array.isArray(event?.changedFields) && event.changedFields.includes('properties.manager_id'), '_event.changedFields lacks properties.manager_id');
+				check(
+					JSON.stringify(event.previous?.['properties.manager_id']) === JSON.stringify(change.previous),
+					'_event.previous does not hold the manager history before the change',
+				);
+				const [message] = items(execution, 'Message');
+				check(message?.new_manager_id === change.newManagerId, `the message names manager "${String(message?.new_manager_id)}"`);
+				return [
+					`activated; then a new phone number for ${String(change.phoneChanged.id)} and a new manager for ${String(change.employee.id)}`,
+					`the next poll (${elapsed(started)} later) sent the manager change only, with the previous manager:`,
+					`    ${String(message.message)}`,
 				];
 			},
 		},

@@ -85,6 +85,8 @@ function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
 		'    history in "Get employee" and "Set new title, keep history" (read the sticky note).',
 		'  • "Wait for a file transfer" → Execute workflow: the node polls until "delivered".',
 		'  • "Employees that pass a condition", "Create or update a system time type": the same.',
+		'  • "Notify when an employee\'s manager changes": activate it, then give an employee a new',
+		'    manager (Personnel Data → Employee → Update); the next poll sends it, previous manager included.',
 		'  • Add your own: search the node panel for "Personnel Data".',
 		'',
 		' Ctrl-C stops n8n and the simulator.',

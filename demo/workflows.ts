@@ -17,6 +17,7 @@ export const IDS = {
 	transfer: 'pdDemoTransfer04',
 	condition: 'pdDemoCondition5',
 	timeType: 'pdDemoTimeType06',
+	managerChanged: 'pdDemoManager007',
 } as const;
 
 /** Records the workflows point at, taken from the running simulator. */
