@@ -151,6 +151,8 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				// The activation poll reads every employee's manager history: the baseline.
 				await server.activateWorkflow(IDS.managerChanged);
 				check((await server.getWorkflow(IDS.managerChanged)).active, 'the trigger workflow did not activate');
+				// Changes made while the activation poll still reads the baseline would be part of it.
+				await new Promise((resolve) => setTimeout(resolve, 3000));
 				const change = await changeManagerAndPhone(sim.client);
 				const started = Date.now();
 				const [summary] = await server.waitForExecutions(IDS.managerChanged, 1, NEXT_POLL_WAIT_MS);
