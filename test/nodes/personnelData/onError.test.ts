@@ -1,8 +1,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { ExecuteResult } from '../../harness';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
 
 /**
@@ -41,15 +40,8 @@ function expectErrorItemAt(result: ExecuteResult, onError: OnError, failedIndex:
 const ON_ERROR: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
 
 describe('Personnel Data: On Error with a failing middle item', () => {
-	let bed: TestBed;
+	const bed = useTestBed();
 	const sim = () => bed.simulator.sim;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
 	afterEach(() => {
 		sim().clearFaults();
 	});

@@ -2,8 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { TOOL_MAX_BYTES, TOOL_MAX_RECORDS } from '../../../nodes/PersonnelData/actions/toolMode';
 import type { ToolCallResult } from '../../harness';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { apiRequests, byId, queryValues } from './helpers';
 
 /** The Personnel Data Tool as a workflow author sets it up: the model fills in the $fromAI arguments. */
@@ -23,14 +22,7 @@ const getEmployee: INodeParameters = {
 };
 
 describe('Personnel Data as an AI Agent tool', () => {
-	let bed: TestBed;
-
-	beforeAll(async () => {
-		bed = await startTestBed();
-	});
-	afterAll(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed();
 
 	async function call(parameters: INodeParameters, args: IDataObject): Promise<ToolCallResult> {
 		bed.simulator.sim.clearRequests();

@@ -6,8 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { activateTrigger, changePairs, emittedPairs, poll, pollOk, stateOf } from './helpers';
 
 const EMPLOYEES: INodeParameters = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
@@ -15,14 +14,7 @@ const START_FROM_NOW: INodeParameters = { ...EMPLOYEES, options: { onActivation:
 const locator = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 describe('Personnel Data Trigger: activation, deactivation, republishing, restarts', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('first activation: nothing that already exists is sent', async () => {
 		const { first, session } = await activateTrigger(bed, EMPLOYEES);

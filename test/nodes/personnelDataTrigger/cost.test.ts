@@ -3,21 +3,13 @@
  * request; the static data does not grow with the number of changes.
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { changePairs, emittedPairs, lastSeq, listRequestsSince, pollOk, stateBytes, stateOf, useServer, withoutTotalCount } from './helpers';
 
 const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 
 describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('an idle poll costs exactly one list request and no token request while the token is valid', async () => {
 		const { sim } = bed.simulator;

@@ -3,8 +3,7 @@
  * workflow turned off and on while a poll runs): each change is emitted once, by one poll; the
  * others return nothing and send no request. A poll never waits past the next one.
  */
-import type { TestBed } from '../setup';
-import { startTestBed } from '../setup';
+import { useTestBed } from '../setup';
 import { activateTrigger, changePairs, duplicates, emittedPairs, stateOf } from './helpers';
 
 const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
@@ -12,14 +11,7 @@ const EMPLOYEES = { resource: 'employee', event: 'createdOrUpdated', simplify: f
 const everyFiveSeconds = { item: [{ mode: 'custom', cronExpression: '0-59/5 * * * * *' }] };
 
 describe('Personnel Data Trigger: overlapping polls', () => {
-	let bed: TestBed;
-
-	beforeEach(async () => {
-		bed = await startTestBed();
-	});
-	afterEach(async () => {
-		await bed.simulator.close();
-	});
+	const bed = useTestBed({}, { per: 'test' });
 
 	it('polls started while one runs return nothing and send nothing; the running one emits each change once', async () => {
 		const { sim } = bed.simulator;
