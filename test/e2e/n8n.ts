@@ -671,10 +671,27 @@ function sleepMs(ms: number): Promise<void> {
 	return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Starts `n8n start` on free ports, waits for /healthz, sets up the owner and logs in. */
+/**
+ * Starts `n8n start` on free ports, waits for /healthz, sets up the owner and logs in. A port found
+ * free can be taken by another process before n8n binds it (parallel suites): then it starts again
+ * on other ports, at most three times.
+ */
 export async function startServer(
 	folder: N8nUserFolder,
 	opts: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<N8nServer> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await startServerOnce(folder, opts);
+		} catch (error) {
+			if (attempt >= 3 || !/port \d+ is already in use|EADDRINUSE/i.test(String(error))) throw error;
+		}
+	}
+}
+
+async function startServerOnce(
+	folder: N8nUserFolder,
+	opts: { timeoutMs?: number; env?: Record<string, string> },
 ): Promise<N8nServer> {
 	const port = await freePort();
 	const brokerPort = await freePort();

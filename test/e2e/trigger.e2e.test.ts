@@ -43,6 +43,8 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 		const pairs: string[] = [];
 		for (const summary of await (server as N8nServer).listExecutions(workflowId)) {
 			const execution = await (server as N8nServer).getExecution(summary.id);
+			// One still running is counted once it has finished (a busy machine makes polls slow).
+			if (execution.status === 'new' || execution.status === 'running') continue;
 			expect(execution.status).toBe('success');
 			for (const row of nodeItems(execution.data.resultData, NODE)) pairs.push(`${String(row.id)}@${String(row.updated_at)}`);
 		}
