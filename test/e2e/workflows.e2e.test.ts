@@ -216,7 +216,7 @@ interface ErrorCaseIds {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-describe(`issue 5 workflows on ${key}`, () => {
+describe(`workflows users build (lists, reads, writes, errors, trigger, tokens) on ${key}`, () => {
 	let simulator: RunningSimulator;
 	let folder: N8nUserFolder;
 	let server: N8nServer;

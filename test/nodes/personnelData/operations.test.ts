@@ -87,8 +87,8 @@ describe('Personnel Data: the Operation options and the router derive from OPERA
 	});
 
 	it('an operation name that OPERATIONS does not have is refused with the same clear error', async () => {
-		const result = await run(bed, { resource: 'employee', operation: 'delete', id: byId(UNKNOWN_UUID) });
-		expect(result.error?.message).toBe(refusal('delete', 'employee'));
+		const result = await run(bed, { resource: 'employee', operation: 'noSuchOperation', id: byId(UNKNOWN_UUID) });
+		expect(result.error?.message).toBe(refusal('noSuchOperation', 'employee'));
 		expect(apiRequests(bed)).toEqual([]);
 	});
 });

@@ -18,7 +18,7 @@ function eventProperty(resource: string): INodeProperties {
 
 /** For each watchable resource: every event of the table it lacks, and one the table does not have. */
 const refused = WATCHABLE.flatMap((resource) =>
-	[...TRIGGER_EVENTS.filter((event) => event.changeField(resource) === undefined).map((event) => event.value), 'archived'].map(
+	[...TRIGGER_EVENTS.filter((event) => event.changeField(resource) === undefined).map((event) => event.value), 'noSuchEvent'].map(
 		(event) => [resource.value, event] as const,
 	),
 );
