@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import type { EmittedType } from '../../../nodes/PersonnelDataTrigger/events';
 import type { PollResult } from '../../harness';
 import type { QueuedFault } from '../../simulator/faults';
 import type { Simulator } from '../../simulator/simulator';
@@ -15,7 +16,7 @@ export const NODE_NAME = 'Personnel Data Trigger';
 export const NODE_TYPE = 'personnelDataTrigger';
 
 export interface EmittedEvent {
-	type: 'created' | 'updated' | 'deleted';
+	type: EmittedType;
 	resource: string;
 	changedAt: string;
 }
