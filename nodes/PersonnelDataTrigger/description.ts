@@ -7,7 +7,7 @@ import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { fieldsPicker } from '../shared/descriptions/fieldPicker';
-import { eventsOf, TRIGGER_EVENTS } from './events';
+import { defaultEventOf, eventsOf, TRIGGER_EVENTS } from './events';
 import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './setup';
 import { WATCH_RECORDS_MAX } from './watchFields';
 
@@ -58,9 +58,6 @@ const resourceProperty: INodeProperties = {
 	default: 'employee',
 };
 
-/** The first event the resource offers (the table's order). */
-const firstOf = (options: Array<{ value: string }>): string => options[0].value;
-
 function eventProperty(resource: ResourceDefinition): INodeProperties {
 	const options = eventsOf(resource).map((event) => ({
 		name: event.name,
@@ -72,7 +69,7 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 		name: 'event',
 		type: 'options',
 		options,
-		default: firstOf(options),
+		default: defaultEventOf(resource),
 		displayOptions: { show: { resource: [resource.value] } },
 		hint: resource.changeFields?.updated
 			? undefined

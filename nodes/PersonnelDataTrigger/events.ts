@@ -78,6 +78,11 @@ export function eventsOf(resource: ResourceDefinition): ProductEvent[] {
 	return TRIGGER_EVENTS.filter((event) => event.changeField(resource) !== undefined);
 }
 
+/** The Event option a new node shows: the first the resource offers (the table's order). */
+export function defaultEventOf(resource: ResourceDefinition): string {
+	return eventsOf(resource)[0]?.value ?? TRIGGER_EVENTS[0].value;
+}
+
 /** The event the user chose, with the field it reads; an event the resource lacks is an input error. */
 export function eventOf(resource: ResourceDefinition, value: string): { event: ProductEvent; field: string } {
 	const offered = eventsOf(resource);
@@ -101,7 +106,8 @@ const sameTime = (a: unknown, b: unknown) => typeof a === 'string' && typeof b =
 export function labeller<Row extends TriggerEvent>(events: readonly Row[]) {
 	return (event: Row, record: IDataObject, resource: ResourceDefinition, firstSeen = false): Row['type'] => {
 		const fields = resource.changeFields;
-		if (firstSeen) return events.find((row) => row.changeField(resource) === fields?.created)?.type ?? event.type;
+		const createdField = fields?.created;
+		if (firstSeen && createdField !== undefined) return events.find((row) => row.changeField(resource) === createdField)?.type ?? event.type;
 		const updateField = fields?.updated;
 		if (updateField === undefined || event.changeField(resource) !== updateField) return event.type;
 		const marking = events.filter((row) => {

@@ -16,7 +16,7 @@ import { checkWholeNumber } from '../shared/validation';
 import type { Change, ChangeState } from './changeState';
 import { initialState, readFrom, streamOf } from './changeState';
 import type { ProductEvent } from './events';
-import { eventOf } from './events';
+import { defaultEventOf, eventOf } from './events';
 import type { PollLease } from './pollLease';
 import type { WatchSetup } from './watchFields';
 import { readWatchSetup, selectedFor } from './watchFields';
@@ -71,7 +71,7 @@ export function without(query: Query, ...keys: string[]): Query {
 export function readSetup(context: IPollFunctions): PollSetup {
 	const read = (name: string, fallback: unknown) => context.getNodeParameter(name, fallback as never) as unknown;
 	const resource = resourceByValue(read('resource', 'employee') as string);
-	const { event, field } = eventOf(resource, String(read('event', 'createdOrUpdated')));
+	const { event, field } = eventOf(resource, String(read('event', defaultEventOf(resource))));
 	const query = readListQuery(resource, read);
 	if (query[QUERY.filter(field, 'op')] !== undefined) {
 		throw new InputError(`Filters: ${field} is set by the trigger itself; remove that filter`);

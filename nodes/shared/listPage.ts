@@ -81,7 +81,8 @@ export async function readListPage(this: ApiContext, request: ApiRequest, wanted
 	if (typeof hasNextPage !== 'boolean') {
 		throw stop(`"pagination.has_next_page" is ${describe(hasNextPage)}, expected true or false; stopped instead of guessing`);
 	}
-	if (hasNextPage && (typeof endCursor !== 'string' || endCursor === '')) {
+	const cursor = typeof endCursor === 'string' && endCursor !== '' ? endCursor : undefined;
+	if (hasNextPage && cursor === undefined) {
 		throw stop(
 			`the API said more records exist but "pagination.end_cursor" is ${describe(endCursor)}, expected a cursor; stopped instead of asking for the same pages again`,
 		);
@@ -91,7 +92,7 @@ export async function readListPage(this: ApiContext, request: ApiRequest, wanted
 	return {
 		records,
 		hasNextPage,
-		endCursor: hasNextPage ? (endCursor as string) : undefined,
+		endCursor: hasNextPage ? cursor : undefined,
 		totalCount: believableCount(body, pagination, records.length, hasNextPage),
 	};
 }

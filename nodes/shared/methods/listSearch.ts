@@ -6,7 +6,7 @@ import { readListPage } from '../listPage';
 import type { ResourceDefinition } from '../registry';
 import { resourceByValue } from '../registry';
 import { condition } from '../registry/resources/condition';
-import type { Query } from '../transport';
+import type { ApiRequest, Query } from '../transport';
 
 const SEARCH_PAGE_SIZE = 50;
 
@@ -40,7 +40,7 @@ async function searchList(
 ): Promise<INodeListSearchResult> {
 	const search = resource.search as Search;
 	const query: Query = filter?.trim() ? { ...extraQuery, ...searchFilters(search, filter.trim()) } : { ...extraQuery };
-	const request = { method: 'GET' as const, path: resource.paths.list as string, query };
+	const request: ApiRequest = { method: 'GET', path: resource.paths.list as string, query };
 	const page = await readListPage.call(context, request, { first: SEARCH_PAGE_SIZE, after: paginationToken });
 	return {
 		results: page.records.map((record) => ({ name: label(record, search.labelFields), value: String(record.id) })),
