@@ -18,7 +18,7 @@ export interface ListPage {
 	endCursor: string | undefined;
 	/**
 	 * How many records the whole list holds, when the server says so believably (see `believableCount`);
-	 * undefined otherwise, and always with a condition (spec: Filtering by condition).
+	 * undefined otherwise (the spec gives none under a condition).
 	 */
 	totalCount: number | undefined;
 }
