@@ -7,17 +7,12 @@ import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { fieldsPicker } from '../shared/descriptions/fieldPicker';
-import { eventsOf } from './events';
+import { defaultEventOf, eventsOf, TRIGGER_EVENTS } from './events';
+import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './setup';
 import { WATCH_RECORDS_MAX } from './watchFields';
-
-/** Re-reading more than a week on every poll would cost more than late data is worth. */
-export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
 
 /** Resources the trigger can watch: listable, with at least one event. */
 export const WATCHABLE = RESOURCES.filter((resource) => resource.paths.list && eventsOf(resource).length > 0);
-
-/** The largest Max Changes per Poll: an execution of more items than this is not "bounded". */
-export const MAX_CHANGES_CEILING = 100_000;
 
 const maxChangesOption: INodeProperties = {
 	displayName: 'Max Changes per Poll',
@@ -29,8 +24,8 @@ const maxChangesOption: INodeProperties = {
 		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
 };
 
-/** Watch Fields and its companion: only Created or Updated compares records (README: Watch fields). */
-const onlyCreatedOrUpdated = { show: { '/event': ['createdOrUpdated'] } };
+/** Watch Fields and its companion: shown for the events that compare records (README: Watch fields). */
+const onlyWatchingEvents = { show: { '/event': TRIGGER_EVENTS.filter((event) => event.watchesFields).map((event) => event.value) } };
 
 const watchOptions: INodeProperties[] = [
 	{
@@ -40,7 +35,7 @@ const watchOptions: INodeProperties[] = [
 			method: 'getWatchFields',
 			hint: `Send an update only when one of these changed (dated properties as whole histories; custom_properties.<key> by expression). Keeps these fields of up to ${WATCH_RECORDS_MAX.toLocaleString('en-US')} records.`,
 		}),
-		displayOptions: onlyCreatedOrUpdated,
+		displayOptions: onlyWatchingEvents,
 	},
 	{
 		displayName: 'Include Previous Values',
@@ -48,7 +43,7 @@ const watchOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: 'Whether each item gets _event.previous with the watched fields\' values before the change (the trigger then keeps the values, not fingerprints)',
-		displayOptions: onlyCreatedOrUpdated,
+		displayOptions: onlyWatchingEvents,
 	},
 ];
 
@@ -63,9 +58,6 @@ const resourceProperty: INodeProperties = {
 	default: 'employee',
 };
 
-/** The first event the resource offers (the table's order). */
-const firstOf = (options: Array<{ value: string }>): string => options[0].value;
-
 function eventProperty(resource: ResourceDefinition): INodeProperties {
 	const options = eventsOf(resource).map((event) => ({
 		name: event.name,
@@ -77,7 +69,7 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 		name: 'event',
 		type: 'options',
 		options,
-		default: firstOf(options),
+		default: defaultEventOf(resource),
 		displayOptions: { show: { resource: [resource.value] } },
 		hint: resource.changeFields?.updated
 			? undefined
@@ -121,7 +113,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 		maxRequestsOption,
 		onActivationOption,
 	];
-	if (resource.changeFields?.updated) options.push(...watchOptions);
+	if (eventsOf(resource).some((event) => event.watchesFields)) options.push(...watchOptions);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	return optionsCollection(options, { show: { resource: [resource.value] } });
 }

@@ -2,16 +2,11 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
+import { HTTP, PAGE_SIZE_MAX } from './apiChoices';
+import { readListPage } from './listPage';
 import type { ApiContext, ApiRequest } from './transport';
-import { apiRequest } from './transport';
 import { redactShapes } from './transport/redact';
 import { checkWholeNumber } from './validation';
-
-interface CursorPage {
-	data: IDataObject[];
-	pagination?: unknown;
-}
 
 /** Options → Max Requests of the list operations and the trigger. */
 export const maxRequestsOption: INodeProperties = {
@@ -38,13 +33,6 @@ function shown(cursor: string): string {
 	return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
-function describe(value: unknown): string {
-	if (value === undefined) return 'missing';
-	if (value === null) return 'null';
-	if (typeof value === 'string') return value === '' ? 'an empty string' : 'a string';
-	return Array.isArray(value) ? 'an array' : `${typeof value === 'object' ? 'an object' : `a ${typeof value}`}`;
-}
-
 /** The most a user may set: bounded, so a typo cannot turn a runaway walk into an endless one. */
 const MAX_REQUESTS_CEILING = 10_000_000;
 
@@ -56,10 +44,10 @@ export function readMaxRequests(value: unknown): number {
 /**
  * Follows `end_cursor` forward until the server says there is no next page. Pages may be short or
  * empty (a condition reads a bounded number of records per request), so only `has_next_page`
- * ends the walk, and the server is not trusted to end it: the walk stops with an error naming the
- * endpoint when a cursor comes back that it already followed (any cycle; cursors are remembered
- * as digests), when `has_next_page` is true without a usable `end_cursor`, when a record comes
- * twice, or when the request budget runs out. Yields one page at a time.
+ * ends the walk, and the server is not trusted to end it: each page is checked by `readListPage`,
+ * and the walk stops with an error naming the endpoint when a cursor comes back that it already
+ * followed (any cycle; cursors are remembered as digests), when a record comes twice, or when the
+ * request budget runs out. Yields one page at a time.
  */
 export async function* pagesOf(
 	this: ApiContext,
@@ -83,21 +71,8 @@ export async function* pagesOf(
 		}
 		const first = limit === undefined ? PAGE_SIZE_MAX : Math.min(PAGE_SIZE_MAX, limit - fetched);
 		requests++;
-		const page = await apiRequest.call<ApiContext, [ApiRequest], Promise<CursorPage>>(this, {
-			...request,
-			expect: 'list',
-			query: { ...request.query, [QUERY.first]: first, [QUERY.after]: after },
-		});
-		const pagination = page.pagination;
-		if (pagination === null || typeof pagination !== 'object' || Array.isArray(pagination)) {
-			throw stop(`the answer has no "pagination" object (got ${describe(pagination)}); stopped instead of guessing whether more pages exist`);
-		}
-		const { has_next_page: hasNext, end_cursor: next } = pagination as IDataObject;
-		if (typeof hasNext !== 'boolean') {
-			throw stop(`"pagination.has_next_page" is ${describe(hasNext)}, expected true or false; stopped instead of guessing`);
-		}
-		const records = page.data.slice(0, first);
-		for (const record of records) {
+		const page = await readListPage.call(this, request, { first, after, itemIndex });
+		for (const record of page.records) {
 			const id = record.id;
 			if (id === undefined || id === null) continue;
 			if (ids.has(id)) {
@@ -105,13 +80,11 @@ export async function* pagesOf(
 			}
 			ids.add(id);
 		}
-		fetched += records.length;
-		yield records;
+		fetched += page.records.length;
+		yield page.records;
 
-		if (!hasNext) return;
-		if (typeof next !== 'string' || next === '') {
-			throw stop(`the API said more records exist but "pagination.end_cursor" is ${describe(next)}, expected a cursor; stopped instead of asking for the same pages again`);
-		}
+		if (page.endCursor === undefined) return;
+		const next = page.endCursor;
 		const digest = createHash('sha256').update(next).digest('base64');
 		if (followed.has(digest)) {
 			throw stop(`the API sent cursor ${shown(next)} again after ${requests} requests (pages in a loop); stopped instead of asking for the same pages again`);

@@ -2,16 +2,11 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY } from '../apiChoices';
+import { readListPage } from '../listPage';
 import type { ResourceDefinition } from '../registry';
 import { resourceByValue } from '../registry';
 import { condition } from '../registry/resources/condition';
 import type { ApiRequest, Query } from '../transport';
-import { apiRequest } from '../transport';
-
-interface ListPage {
-	data?: IDataObject[];
-	pagination?: { end_cursor?: string | null; has_next_page?: boolean };
-}
 
 const SEARCH_PAGE_SIZE = 50;
 
@@ -44,17 +39,12 @@ async function searchList(
 	paginationToken: string | undefined,
 ): Promise<INodeListSearchResult> {
 	const search = resource.search as Search;
-	const query: Query = { ...extraQuery, [QUERY.first]: SEARCH_PAGE_SIZE, [QUERY.after]: paginationToken };
-	if (filter?.trim()) Object.assign(query, searchFilters(search, filter.trim()));
-	const page = await apiRequest.call<ILoadOptionsFunctions, [ApiRequest], Promise<ListPage>>(context, {
-		method: 'GET',
-		path: resource.paths.list as string,
-		query,
-		expect: 'list',
-	});
+	const query: Query = filter?.trim() ? { ...extraQuery, ...searchFilters(search, filter.trim()) } : { ...extraQuery };
+	const request: ApiRequest = { method: 'GET', path: resource.paths.list as string, query };
+	const page = await readListPage.call(context, request, { first: SEARCH_PAGE_SIZE, after: paginationToken });
 	return {
-		results: (page.data ?? []).map((record) => ({ name: label(record, search.labelFields), value: String(record.id) })),
-		paginationToken: page.pagination?.has_next_page ? (page.pagination.end_cursor ?? undefined) : undefined,
+		results: page.records.map((record) => ({ name: label(record, search.labelFields), value: String(record.id) })),
+		paginationToken: page.endCursor,
 	};
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import type { EmittedType } from '../../../nodes/PersonnelDataTrigger/events';
 import type { PollResult } from '../../harness';
 import type { QueuedFault } from '../../simulator/faults';
 import type { Simulator } from '../../simulator/simulator';
@@ -15,7 +16,7 @@ export const NODE_NAME = 'Personnel Data Trigger';
 export const NODE_TYPE = 'personnelDataTrigger';
 
 export interface EmittedEvent {
-	type: 'created' | 'updated' | 'deleted';
+	type: EmittedType;
 	resource: string;
 	changedAt: string;
 }
@@ -112,11 +113,19 @@ export function useServer(bed: TestBed, baseUrl: string): void {
 	bed.runtime.setCredentials('personnelDataApi', { ...stored, baseUrl });
 }
 
+/** A list answer as a proxy may reshape it. */
+export interface ListBody {
+	data?: unknown;
+	pagination?: Record<string, unknown>;
+	total_count?: unknown;
+}
+
 /**
- * A server in front of the simulator that leaves `total_count` out of every answer (the spec
- * promises it only without a condition; a server may not give it at all).
+ * A server in front of the simulator that passes every request on and `reshape`s each JSON answer
+ * (for servers that place or give `total_count` differently). Requests still reach the simulator,
+ * so its stats and request log count them.
  */
-export async function withoutTotalCount(target: string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+export async function reshapingProxy(target: string, reshape: (body: ListBody) => void): Promise<{ baseUrl: string; close: () => Promise<void> }> {
 	const server = createServer((req, res) => {
 		void (async () => {
 			const chunks: Buffer[] = [];
@@ -130,8 +139,8 @@ export async function withoutTotalCount(target: string): Promise<{ baseUrl: stri
 			});
 			let text = await answer.text();
 			try {
-				const body = JSON.parse(text) as { pagination?: { total_count?: number } };
-				if (body.pagination) delete body.pagination.total_count;
+				const body = JSON.parse(text) as ListBody;
+				reshape(body);
 				text = JSON.stringify(body);
 			} catch {
 				// not JSON: passed on as it is
@@ -151,6 +160,20 @@ export async function withoutTotalCount(target: string): Promise<{ baseUrl: stri
 			}),
 	};
 }
+
+/** Leaves `total_count` out of every answer (the spec promises it only without a condition; a server may not give it at all). */
+export const withoutTotalCount = (target: string) =>
+	reshapingProxy(target, (body) => {
+		if (body.pagination) delete body.pagination.total_count;
+	});
+
+/** Moves `total_count` from `pagination` to the top of the body: `{data, pagination, total_count}`. */
+export const totalCountAtTopLevel = (target: string) =>
+	reshapingProxy(target, (body) => {
+		if (body.pagination?.total_count === undefined) return;
+		body.total_count = body.pagination.total_count;
+		delete body.pagination.total_count;
+	});
 
 export interface TriggerSession {
 	poll(): Promise<TriggerPoll>;

@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { QUERY } from '../shared/apiChoices';
+import { InputError, toNodeError } from '../shared/errors';
+import { readListPage } from '../shared/listPage';
+import { readListQuery } from '../shared/listQuery/parse';
+import { asOfDay } from '../shared/listQuery/simplify';
+import { collectRecords, readMaxRequests } from '../shared/pagination';
+import type { ResourceDefinition } from '../shared/registry';
+import { resourceByValue } from '../shared/registry';
+import { compareTimestamps } from '../shared/timestamps';
+import type { ApiRequest, Query } from '../shared/transport';
+import { checkWholeNumber } from '../shared/validation';
+import type { Change, ChangeState } from './changeState';
+import { initialState, readFrom, streamOf } from './changeState';
+import type { ProductEvent } from './events';
+import { defaultEventOf, eventOf } from './events';
+import type { PollLease } from './pollLease';
+import type { WatchSetup } from './watchFields';
+import { readWatchSetup, selectedFor } from './watchFields';
+
+/**
+ * The trigger's setup: what the form asks for (checked), the list requests it makes, and the
+ * starting point an activation takes.
+ */
+
+/** Re-reading more than a week on every poll would cost more than late data is worth. */
+export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
+
+/** The largest Max Changes per Poll: an execution of more items than this is not "bounded". */
+export const MAX_CHANGES_CEILING = 100_000;
+
+export interface PollSetup {
+	resource: ResourceDefinition;
+	event: ProductEvent;
+	field: string;
+	query: Query;
+	lookbackMs: number;
+	simplify: boolean;
+	/** The checked day of Dated Values As Of (YYYY-MM-DD). */
+	asOfDate: string;
+	/** Options → Max Requests: the budget of each page walk. */
+	maxRequests: number;
+	conditioned: boolean;
+	stream: string;
+	/** Digest of the filters (no condition, no field selection): the view a count was taken in. */
+	countView: string;
+	startFromNow: boolean;
+	/** Options → Max Changes per Poll; undefined: no cap. */
+	maxChanges: number | undefined;
+	/** Options → Watch Fields; undefined: every change is sent. */
+	watch: WatchSetup | undefined;
+}
+
+/** What every request of one poll shares. */
+export interface PollRun {
+	lease: PollLease;
+	/** When the next poll starts: no retry pause may last past it. */
+	waitUntil?: number;
+}
+
+export function without(query: Query, ...keys: string[]): Query {
+	const copy = { ...query };
+	for (const key of keys) delete copy[key];
+	return copy;
+}
+
+/** The form as the poll uses it; a wrong value is an InputError naming the field. */
+export function readSetup(context: IPollFunctions): PollSetup {
+	const read = (name: string, fallback: unknown) => context.getNodeParameter(name, fallback as never) as unknown;
+	const resource = resourceByValue(read('resource', 'employee') as string);
+	const { event, field } = eventOf(resource, String(read('event', defaultEventOf(resource))));
+	const query = readListQuery(resource, read);
+	if (query[QUERY.filter(field, 'op')] !== undefined) {
+		throw new InputError(`Filters: ${field} is set by the trigger itself; remove that filter`);
+	}
+	const options = read('options', {}) as IDataObject;
+	const lookbackMinutes = Number(options.lookbackMinutes ?? 0);
+	if (!Number.isFinite(lookbackMinutes) || lookbackMinutes < 0 || lookbackMinutes > LOOKBACK_MAX_MINUTES) {
+		throw new InputError(
+			`Options › Look-Back Window (Minutes): expected a number from 0 to ${LOOKBACK_MAX_MINUTES} (7 days), got ${JSON.stringify(options.lookbackMinutes)}`,
+		);
+	}
+	const onActivation = options.onActivation ?? 'resume';
+	if (onActivation !== 'resume' && onActivation !== 'startFromNow') {
+		throw new InputError('Options › On Activation: expected "resume" or "startFromNow"');
+	}
+	const cap = options.maxChangesPerPoll ?? '';
+	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
+	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
+	const select = query[QUERY.select] as string[] | undefined;
+	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), ...(watch ? selectedFor(watch) : [])])];
+	const filters = JSON.stringify(without(query, QUERY.select, QUERY.conditionId));
+	return {
+		resource,
+		event,
+		field,
+		query,
+		lookbackMs: lookbackMinutes * 60_000,
+		simplify: read('simplify', false) === true,
+		asOfDate: asOfDay(options.asOfDate),
+		maxRequests: readMaxRequests(options.maxRequests),
+		conditioned: query[QUERY.conditionId] !== undefined,
+		stream: streamOf(resource.value, field),
+		countView: createHash('sha256').update(filters).digest('hex').slice(0, 16),
+		startFromNow: onActivation === 'startFromNow',
+		maxChanges: maxChanges === 0 ? undefined : maxChanges,
+		watch,
+	};
+}
+
+/** The record's change (id and the timestamp the event reads); undefined when it lacks either. */
+export function changeOf(record: IDataObject, field: string): Change | undefined {
+	const at = record[field];
+	return typeof at === 'string' && record.id !== undefined ? { id: String(record.id), at } : undefined;
+}
+
+export function listRequest(setup: PollSetup, query: Query, run?: PollRun): ApiRequest {
+	return { method: 'GET', path: setup.resource.paths.list as string, query, waitUntil: run?.waitUntil };
+}
+
+/** The fields that locate a change only, and no condition: every record of the filters counts. */
+export function probeQuery(setup: PollSetup): Query {
+	return { ...without(setup.query, QUERY.conditionId), [QUERY.select]: ['id', setup.field] };
+}
+
+export const newestFirst = (setup: PollSetup): Query => ({ [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' });
+export const oldestFirst = (setup: PollSetup): Query => ({ [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'asc' });
+export const fieldFilter = (setup: PollSetup, op: 'eq' | 'gt' | 'gte', value: string): Query => ({
+	[QUERY.filter(setup.field, 'op')]: op,
+	[QUERY.filter(setup.field, 'value')]: value,
+});
+
+/** The newest change timestamp among the filtered records, whatever the condition; null: none. */
+export async function newestOverall(this: IPollFunctions, setup: PollSetup, run: PollRun): Promise<string | null> {
+	const [newest] = await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup) }, run), { limit: 1, maxRequests: setup.maxRequests });
+	run.lease.progress();
+	return newest ? changeOf(newest, setup.field)?.at ?? null : null;
+}
+
+/** At activation: where "now" is, by the server's own newest timestamp, and what sits at it. */
+export async function activate(this: IPollFunctions, setup: PollSetup, run: PollRun, revision: number): Promise<ChangeState> {
+	if (setup.conditioned) {
+		// The probes below leave the condition out. One request with it makes a condition the API
+		// refuses (another domain, another organization) fail the activation, where n8n shows the
+		// error, rather than every poll after it.
+		try {
+			await readListPage.call(this, listRequest(setup, { ...setup.query, [QUERY.select]: ['id'] }, run), { first: 1 });
+		} catch (error) {
+			throw conditionRefused(this, error);
+		}
+	}
+	const newestAt = await newestOverall.call(this, setup, run);
+	const options = { lookbackMs: setup.lookbackMs, countView: setup.countView };
+	if (newestAt === null) return initialState(revision, setup.stream, null, [], { ...options, countAtWatermark: 0 });
+
+	const start = setup.lookbackMs > 0 ? fieldFilter(setup, 'gte', readFrom(initialState(revision, setup.stream, newestAt, [], { ...options, countAtWatermark: null }), setup.lookbackMs) as string) : fieldFilter(setup, 'eq', newestAt);
+	const existing = (await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup), ...start }, run), { maxRequests: setup.maxRequests }))
+		.map((record) => changeOf(record, setup.field))
+		.filter((change): change is Change => change !== undefined);
+	const atNewest = existing.filter((change) => compareTimestamps(change.at, newestAt) === 0).length;
+	return initialState(revision, setup.stream, newestAt, existing, { ...options, countAtWatermark: atNewest });
+}
+
+const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The API's own reason (its inner errors) in the headline n8n shows when activation fails. */
+function conditionRefused(context: IPollFunctions, error: unknown): Error {
+	if (!(error instanceof NodeApiError) || error.httpCode === null || !/^4/.test(error.httpCode ?? '')) return toNodeError(context.getNode(), error);
+	const inner = (error.errorResponse as JsonObject | undefined)?.errors;
+	const entries: unknown[] = Array.isArray(inner) ? inner : [];
+	const reasons = entries
+		.filter(isObject)
+		.map((entry) => [entry.message, entry.reason].filter((part) => typeof part === 'string' && part !== '').join(' — '))
+		.filter((text) => text !== '');
+	if (reasons.length === 0) return error;
+	return new NodeOperationError(context.getNode(), `Condition refused by the Personnel Data API: ${reasons.join('; ')}`, {
+		description: error.description ?? undefined,
+	});
+}
