@@ -86,7 +86,7 @@ function prepareUpdate(context: IExecuteFunctions, resource: ResourceDefinition,
 
 /** The column Create or Update matches on: the mapper's choice, one field. */
 function matchField(run: OperationRun): string {
-	const chosen = run.read<unknown>('columns.matchingColumns', []);
+	const chosen = run.read<IDataObject | null>('columns', {})?.matchingColumns;
 	const columns = Array.isArray(chosen) ? chosen.map(String).filter(Boolean) : [];
 	if (columns.length !== 1) {
 		throw new InputError(`Columns › Columns to Match On: ${columns.length === 0 ? 'none chosen' : `${columns.length} chosen`}; expected one field, such as employee_number or email`);

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, ResourceMapperField } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, ResourceMapperValue } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
@@ -47,9 +47,12 @@ function asHistory(value: unknown): DatedEntry[] | undefined {
 /** Reads and checks the item's columns and options; nothing is sent. */
 export function readColumns(context: IExecuteFunctions, resource: ResourceDefinition, run: OperationRun): ColumnsInput {
 	const { read, itemIndex } = run;
-	const automatic = read<string>('columns.mappingMode', 'defineBelow') === MAP_AUTOMATICALLY;
-	const values = automatic ? context.getInputData()[itemIndex]?.json ?? {} : read<IDataObject | null>('columns.value', {}) ?? {};
-	const schema = read<ResourceMapperField[]>('columns.schema', []) ?? [];
+	// Read whole: n8n checks `columns.value` against the saved schema's types and fails on a null
+	// value (a fresh mapper); the checks here name the column and the rule instead.
+	const columns = read<Partial<ResourceMapperValue> | null>('columns', {}) ?? {};
+	const automatic = columns.mappingMode === MAP_AUTOMATICALLY;
+	const values = (automatic ? context.getInputData()[itemIndex]?.json : columns.value) ?? {};
+	const schema = columns.schema ?? [];
 	const ignore = new Set(
 		String(read<string>('options.ignoreColumns', '') ?? '')
 			.split(',')
