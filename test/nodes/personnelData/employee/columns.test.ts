@@ -245,6 +245,14 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 			expect(apiRequests(bed)).toEqual([]);
 		});
 
+		it('matching on email (the registry: eq, not in): one request per distinct email', async () => {
+			const people = existing(2);
+			const rows = people.map((person) => ({ email: person.email, phone2: '+46 31' }));
+			const result = await run(bed, upsertOn('email'), { ...V2, items: items([...rows, rows[0]]) });
+			expect(jsonOf(result).map((record) => record.writeOutcome)).toEqual(['updated', 'updated', 'unchanged']);
+			expect(lookups().map((entry) => queryValues(entry.rawQuery, 'filters[email][op]'))).toEqual([['eq'], ['eq']]);
+		});
+
 		it('matching on id: an unknown id fails (never a create), a known one updates', async () => {
 			const [person] = existing(1);
 			const result = await run(bed, upsertOn('id'), {
@@ -273,5 +281,40 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 			expect(stored(person.id).phone2).toBe('+46 5');
 			expect(((stored(person.id).properties as IDataObject).title as IDataObject[])[0]).toEqual({ valid_from: '2027-09-01', value: 'Manager' });
 		});
+	});
+});
+
+describe('Personnel Data Tool, version 2: Create or Update with $fromAI columns', () => {
+	const bed = useTestBed();
+	const parameters: INodeParameters = {
+		resource: 'employee',
+		operation: 'upsert',
+		columns: {
+			mappingMode: 'defineBelow',
+			value: {
+				employee_number: "={{ $fromAI('employee_number', 'The employee number', 'string') }}",
+				first_name: "={{ $fromAI('first_name', 'First name, needed to create', 'string') }}",
+				last_name: "={{ $fromAI('last_name', 'Last name, needed to create', 'string') }}",
+				title: "={{ $fromAI('title', 'The job title', 'string') }}",
+			},
+			matchingColumns: ['employee_number'],
+			schema: [],
+		},
+		options: { validFrom: '2026-05-01' },
+	};
+
+	it('the model\'s arguments are the columns: created, then unchanged; a mistake is answered to the model, not thrown', async () => {
+		const number = `AI-${process.pid}`;
+		const args = { employee_number: number, first_name: 'Model', last_name: 'Made', title: 'Agent' };
+		const first = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters, args });
+		expect(first.error).toBeUndefined();
+		expect(JSON.parse(String(first.response))).toEqual([expect.objectContaining({ employee_number: number, writeOutcome: 'created' })]);
+
+		const second = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters, args });
+		expect(JSON.parse(String(second.response))).toEqual([expect.objectContaining({ writeOutcome: 'unchanged' })]);
+
+		const missing = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters, args: { employee_number: `AI-new-${process.pid}`, title: 'Agent' } });
+		expect(missing.error).toBeUndefined();
+		expect(String(missing.response)).toMatch(/first_name: required to create an employee/);
 	});
 });
