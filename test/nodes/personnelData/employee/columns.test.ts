@@ -132,6 +132,24 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 		});
 	});
 
+	describe('your own fields', () => {
+		it('a column of the saved schema is written; a CSV\'s text becomes the number or true/false the sample showed', async () => {
+			const schema = employeeColumns(
+				employeeResource,
+				observeRecords([{ badge_color: 'red', remote: true, properties: { weekly_hours: [{ valid_from: null, value: 40 }] } }]),
+				'create',
+			);
+			await run(
+				bed,
+				{ resource: 'employee', operation: 'create', columns: automatically({ schema: schema as unknown as INodeParameters[] }), options: { validFrom: '' } },
+				{ ...V2, items: items([{ first_name: 'A', last_name: 'B', badge_color: 'blue', remote: 'false', weekly_hours: '32' }]) },
+			);
+			expect(writes()[0].body).toEqual({
+				data: { first_name: 'A', last_name: 'B', badge_color: 'blue', remote: false, properties: { weekly_hours: [{ valid_from: null, value: 32 }] } },
+			});
+		});
+	});
+
 	describe('Update', () => {
 		it('sends only what changed, keeps the history, and says unchanged (no write) when nothing would change', async () => {
 			const [employee] = existing(1);
