@@ -279,9 +279,12 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 				items: items([{ id: '00000000-0000-4000-8000-000000000000', first_name: 'X', last_name: 'Y' }, { id: person.id, phone2: '+46 42' }]),
 			});
 			const [missing, updated] = outputOf(result);
-			expect(String(missing.json.error)).toMatch(/No employee has ID 00000000-0000-4000-8000-000000000000/);
+			expect(String(missing.json.error)).toMatch(/00000000-0000-4000-8000-000000000000/);
+			expect(String(missing.json.error)).toMatch(/404|not found/i);
 			expect(updated.json.writeOutcome).toBe('updated');
 			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
+			// The lookup (one list request), then the missing id asked for on its own.
+			expect(lookups().map((entry) => entry.path)).toEqual(['/v1/org/employees', '/v1/org/employees/00000000-0000-4000-8000-000000000000']);
 		});
 	});
 
