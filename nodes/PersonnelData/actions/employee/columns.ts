@@ -34,12 +34,18 @@ function column(id: string, displayName: string, type: MapperFieldType, options:
 	};
 }
 
+/**
+ * A date-time named like the API's own timestamps (inserted_at, updated_at, deleted_at): set by
+ * the server, so not offered as a column (Options › Other Fields (JSON) still sends one).
+ */
+const isServerTimestamp = (name: string, type: FieldType | undefined): boolean => type === 'dateTime' && name.endsWith('_at');
+
 /** Top-level fields a write may set: the registry's writable ones, then the customer's own the records showed. */
 function plainColumnTypes(resource: ResourceDefinition, discovered: DiscoveredFields): Map<string, FieldType | undefined> {
 	const writable = resource.writable?.plainFields ?? [];
 	const plain = new Map<string, FieldType | undefined>(writable.map((name) => [name, resource.fields[name]?.type]));
 	for (const [name, type] of discovered.fields) {
-		if (resource.fields[name] || plain.has(name) || type === 'object' || type === 'array') continue;
+		if (resource.fields[name] || plain.has(name) || type === 'object' || type === 'array' || isServerTimestamp(name, type)) continue;
 		plain.set(name, type);
 	}
 	return plain;

@@ -339,3 +339,40 @@ describe('Personnel Data Tool, version 2: Create or Update with $fromAI columns'
 		expect(String(missing.response)).toMatch(/first_name: required to create an employee/);
 	});
 });
+
+describe('Personnel Data, version 2: another customer\'s employees (the simulator\'s remapped schema)', () => {
+	const bed = useTestBed({ employeeSchema: 'remapped' });
+	const sim = () => bed.simulator.sim;
+
+	it('the editor\'s resourceMapping method offers your own fields and dated properties as typed columns, from one sample request', async () => {
+		const { fields } = await bed.runtime.resourceMapping({ nodeType: 'personnelData', method: 'getEmployeeColumns', parameters: { resource: 'employee', operation: 'upsert' } });
+		const byId = new Map(fields.map((field) => [field.id, field]));
+		expect([...byId.keys()]).toEqual(expect.arrayContaining(['id', 'first_name', 'employee_number', 'organizational_unit_id', 'employment_start_date', 'title', 'weekly_hours', 'first_name (dated)']));
+		for (const readOnly of ['inserted_at', 'updated_at', 'deleted_at', 'org_id', 'properties']) expect(byId.has(readOnly)).toBe(false);
+		expect(byId.get('weekly_hours')).toMatchObject({ type: 'number', displayName: 'Weekly Hours (Dated)', canBeUsedToMatch: false });
+		expect(byId.get('organizational_unit_id')?.canBeUsedToMatch).toBe(true);
+		expect(apiRequests(bed).filter((entry) => !entry.path.includes('shape')).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /v1/org/employees']);
+	});
+
+	it('Create or Update with your own columns from a CSV: written as the records hold them, and a second run writes nothing', async () => {
+		const { fields: schema } = await bed.runtime.resourceMapping({ nodeType: 'personnelData', method: 'getEmployeeColumns', parameters: { resource: 'employee', operation: 'upsert' } });
+		const [person] = sim().createRecords('employees', 1, { restricted: false, overrides: { employee_number: `R-${process.pid}` } as never });
+		const parameters: INodeParameters = {
+			resource: 'employee',
+			operation: 'upsert',
+			columns: automatically({ matchingColumns: ['employee_number'], schema: schema as unknown as INodeParameters[] }),
+			options: { validFrom: '2027-01-01' },
+		};
+		const rows = items([{ employee_number: String(person.employee_number), weekly_hours: '24', employment_start_date: '2020-02-01' }]);
+		const first = await run(bed, parameters, { ...V2, items: rows });
+		expect(jsonOf(first)[0].writeOutcome).toBe('updated');
+		const patch = apiRequests(bed).find((entry) => entry.method === 'PATCH');
+		const data = (patch?.body as IDataObject).data as IDataObject;
+		expect(data.employment_start_date).toBe('2020-02-01');
+		expect(((data.properties as IDataObject).weekly_hours as IDataObject[])[0]).toEqual({ valid_from: '2027-01-01', value: 24 });
+
+		const second = await run(bed, parameters, { ...V2, items: rows });
+		expect(jsonOf(second)[0].writeOutcome).toBe('unchanged');
+		expect(apiRequests(bed).filter((entry) => entry.method !== 'GET')).toEqual([]);
+	});
+});
