@@ -78,7 +78,7 @@ async function readMissing(context: IExecuteFunctions, resource: ResourceDefinit
 function prepareUpdate(context: IExecuteFunctions, resource: ResourceDefinition, input: ColumnsInput, run: OperationRun): SendItem {
 	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
 	const write = checkedWrite(resource, input, 'update');
-	const lookup = lookupFor(context, resource, 'id');
+	const lookup = lookupFor(run.perRun, context, resource, 'id');
 	lookup.want(id);
 	return async () => {
 		const [found] = await lookup.find(id, run.itemIndex);
@@ -115,7 +115,7 @@ function prepareUpsert(context: IExecuteFunctions, resource: ResourceDefinition,
 	// name only matters (and only fails the item) when the employee is to be created.
 	const update = checkedWrite(resource, input, 'update');
 	const create = createBodyOrReason(resource, input);
-	const lookup: EmployeeLookup = lookupFor(context, resource, field);
+	const lookup: EmployeeLookup = lookupFor(run.perRun, context, resource, field);
 	lookup.want(value);
 	const { itemIndex } = run;
 	return async () => {

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { QUERY } from '../../../shared/apiChoices';
 import { collectRecords } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/registry';
+import type { PerRun } from '../read/perRun';
 import { readRecordsWhere, REQUESTS_PER_CHUNK } from '../read/recordsWhere';
 
 /**
@@ -70,16 +71,7 @@ export class EmployeeLookup {
 	}
 }
 
-/** One lookup per execution context and field (the router hands every item the same context). */
-const lookups = new WeakMap<object, Map<string, EmployeeLookup>>();
-
-export function lookupFor(context: IExecuteFunctions, resource: ResourceDefinition, field: string): EmployeeLookup {
-	const byField = lookups.get(context) ?? new Map<string, EmployeeLookup>();
-	lookups.set(context, byField);
-	let lookup = byField.get(field);
-	if (!lookup) {
-		lookup = new EmployeeLookup(context, resource, field);
-		byField.set(field, lookup);
-	}
-	return lookup;
+/** One lookup per node run and field: every item of the run shares it (see ../read/perRun.ts). */
+export function lookupFor(perRun: PerRun, context: IExecuteFunctions, resource: ResourceDefinition, field: string): EmployeeLookup {
+	return perRun.of(`employee lookup by ${field}`, () => new EmployeeLookup(context, resource, field));
 }
