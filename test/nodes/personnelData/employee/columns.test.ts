@@ -255,6 +255,22 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 			expect(writes()).toHaveLength(1);
 		});
 
+		it('On Error at Stop: a bad row stops the node before anything is sent; several matches stop at that item, the rows before it written', async () => {
+			const [person] = existing(1);
+			const bad = await run(bed, upsertOn('employee_number'), { ...V2, items: items([{ employee_number: person.employee_number, phone1: '+46 8' }, { employee_number: 'X', email: 'not-an-email' }]) });
+			expect(bad.error?.message).toMatch(/"not-an-email" is not an email address/);
+			expect(apiRequests(bed)).toEqual([]);
+
+			const shared = freshNumber();
+			existing(2, { employee_number: shared });
+			const stopped = await run(bed, upsertOn('employee_number'), {
+				...V2,
+				items: items([{ employee_number: person.employee_number, phone1: '+46 9' }, { employee_number: shared, phone1: '1' }, { employee_number: freshNumber(), first_name: 'Not', last_name: 'Sent' }]),
+			});
+			expect(stopped.error?.message).toMatch(new RegExp(`2 employees have employee_number ${shared}`));
+			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
+		});
+
 		it('a row without a value to match on, or no column chosen to match on, fails naming it before anything is sent', async () => {
 			const result = await run(bed, upsertOn('employee_number'), { ...V2, continueOnFail: true, items: items([{ first_name: 'A', last_name: 'B' }]) });
 			expect(String(outputOf(result)[0].json.error)).toMatch(/employee_number: the item has no value for the column to match on/);
