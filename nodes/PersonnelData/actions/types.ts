@@ -2,12 +2,15 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 
 import type { ResourceDefinition } from '../../shared/registry';
 import type { OperationName } from './operations';
+import type { PerRun } from './read/perRun';
 
 export interface OperationRun {
 	resource: ResourceDefinition;
 	itemIndex: number;
 	/** The node parameter at this item, with a fallback. */
 	read: <T>(name: string, fallback: T) => T;
+	/** What the run's items share (one batched read for all of them); see read/perRun.ts. */
+	perRun: PerRun;
 }
 
 /** The requests of one item, checked and ready: the records to output. */
@@ -18,6 +21,8 @@ export interface Operation {
 	name: OperationName;
 	/** Whether the node offers this operation for a resource (the form and the router ask this). */
 	offeredFor: (resource: ResourceDefinition) => boolean;
+	/** The first node version that offers it (absent: every version). */
+	sinceVersion?: number;
 	displayName: string;
 	/** The action label n8n shows in the node panel, e.g. "Get many employees". */
 	action: (resource: ResourceDefinition) => string;

@@ -1,0 +1,77 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { QUERY } from '../../../shared/apiChoices';
+import { collectRecords } from '../../../shared/pagination';
+import type { ResourceDefinition } from '../../../shared/registry';
+import type { PerRun } from '../read/perRun';
+import { readRecordsWhere, REQUESTS_PER_CHUNK } from '../read/recordsWhere';
+
+/**
+ * The employees the items of one execution look up, read together on first use: every item is
+ * prepared (and so registers its value) before the first is sent, and the first to need a record
+ * reads them all, in list requests of at most 100 values. A write records its result here, so a
+ * later item of the same run with the same key sees the employee as that write left it (two rows
+ * of one file for one person: one record, changed in input order, never created twice).
+ */
+export class EmployeeLookup {
+	private readonly wanted: string[] = [];
+	private loaded: Promise<Map<string, IDataObject[]>> | undefined;
+	private readonly written = new Map<string, IDataObject[]>();
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly resource: ResourceDefinition,
+		readonly field: string,
+	) {}
+
+	want(value: string): void {
+		this.wanted.push(value);
+	}
+
+	/** The employees whose `field` is `value`, as read or as this run's last write left them. */
+	async find(value: string, itemIndex: number): Promise<IDataObject[]> {
+		const written = this.written.get(this.keyOf(value));
+		if (written) return written;
+		this.loaded ??= this.readWanted(itemIndex);
+		// A failed read fails every item that needs it, each with the same error.
+		const found = await this.loaded;
+		return found.get(value) ?? [];
+	}
+
+	/**
+	 * In lists of up to 100 values (`in`); a field the registry knows to filter with `eq` only (an
+	 * email) one request per distinct value, as the server takes nothing else.
+	 */
+	private async readWanted(itemIndex: number): Promise<Map<string, IDataObject[]>> {
+		const operators = this.resource.fields[this.field]?.filter;
+		if (!operators || operators.includes('in') || !operators.includes('eq')) {
+			return await readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
+		}
+		const found = new Map<string, IDataObject[]>();
+		for (const value of this.wanted) {
+			if (found.has(value)) continue;
+			const request = {
+				method: 'GET' as const,
+				path: this.resource.paths.list as string,
+				query: { [QUERY.filter(this.field, 'op')]: 'eq', [QUERY.filter(this.field, 'value')]: value },
+				itemIndex,
+			};
+			found.set(value, await collectRecords.call(this.context, request, { itemIndex, maxRequests: REQUESTS_PER_CHUNK }));
+		}
+		return found;
+	}
+
+	/** After a write: the employee with this key is now `record`. */
+	wrote(value: string, record: IDataObject): void {
+		this.written.set(this.keyOf(value), [record]);
+	}
+
+	private keyOf(value: string): string {
+		return this.resource.fields[this.field]?.type === 'uuid' ? value.toLowerCase() : value;
+	}
+}
+
+/** One lookup per node run and field: every item of the run shares it (see ../read/perRun.ts). */
+export function lookupFor(perRun: PerRun, context: IExecuteFunctions, resource: ResourceDefinition, field: string): EmployeeLookup {
+	return perRun.of(`employee lookup by ${field}`, () => new EmployeeLookup(context, resource, field));
+}
