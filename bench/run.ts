@@ -46,6 +46,8 @@ interface Plan {
 	httpClientReps: number;
 	/** The real-n8n section; undefined with --no-n8n. */
 	n8n?: N8nPlan;
+	/** `--n8n-only`: only the real-n8n section (a quicker way to compare n8n versions). */
+	n8nOnly: boolean;
 	out: string;
 }
 
@@ -64,19 +66,44 @@ const TARGET_N8N_RATIO_SIMPLIFY_OFF = 1.0;
 const TARGET_N8N_RATIO_SIMPLIFY_ON = 1.1;
 const TARGET_N8N_GET_BY_ID_SPEED_UP = 10;
 const ALL_VARIANTS = Object.keys(VARIANTS) as VariantName[];
-const ARGUMENTS = ['--quick', '--out', '--no-n8n'];
+const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only'];
 
 function planFrom(argv: readonly string[]): Plan {
 	const quick = argv.includes('--quick');
 	const outAt = argv.indexOf('--out');
 	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
 	for (const arg of argv) {
-		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n or --out <file>`);
+		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only or --out <file>`);
 	}
 	const withN8n = !argv.includes('--no-n8n');
-	return quick
+	const n8nOnly = argv.includes('--n8n-only');
+	if (n8nOnly && !withN8n) throw new Error('--n8n-only and --no-n8n exclude each other');
+	const plan: Omit<Plan, 'n8nOnly'> = quick
 		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
 		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
+	return { ...plan, n8nOnly };
+}
+
+/** `--n8n-only`: the real-n8n section alone, its tables and targets. */
+async function runN8nOnly(plan: Plan): Promise<void> {
+	const started = performance.now();
+	const sim = await startSimulatorProcess(['--employees', '1000']);
+	const control = new SimulatorClient(sim.baseUrl);
+	const source = { baseUrl: sim.baseUrl, jti: sim.credentials.admin.jti, refreshToken: sim.credentials.admin.refreshToken };
+	let n8n: N8nOutcome;
+	try {
+		n8n = await runN8nSection(plan.n8n as N8nPlan, source, control, log);
+	} finally {
+		await sim.stop();
+	}
+	const figures = n8n.kind === 'n8n' ? n8nFigures(n8n) : undefined;
+	const targets = n8nTargets(n8n, figures);
+	const body = n8n.kind === 'n8n' && figures ? n8nMarkdown(n8n, figures) : `### Inside real n8n\n\nSkipped: ${n8n.kind === 'skipped' ? n8n.reason : ''}.`;
+	const seconds = (performance.now() - started) / 1000;
+	process.stdout.write(`## Benchmark, real n8n only (${plan.quick ? 'quick' : 'full'} run, ${new Date().toISOString().slice(0, 10)}, ${fixed(seconds, 0)} s)\n\n### Targets\n\n${table(['target', 'met'], targets)}\n\n${body}\n`);
+	mkdirSync(dirname(plan.out), { recursive: true });
+	writeFileSync(plan.out, `${JSON.stringify({ n8n: n8n.kind === 'n8n' ? { ...n8n, figures } : n8n, targets: Object.fromEntries(targets) }, null, 2)}\n`);
+	log(`bench: wrote ${relative(REPO_ROOT, plan.out)}`);
 }
 
 // ---------------------------------------------------------------- formatting
@@ -252,6 +279,7 @@ function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][
 
 async function main(): Promise<void> {
 	const plan = planFrom(process.argv.slice(2));
+	if (plan.n8nOnly) return await runN8nOnly(plan);
 	const started = performance.now();
 	const loadBefore = loadavg();
 	log(`bench: ${plan.quick ? 'quick' : 'full'} run; simulator and every measurement in separate processes`);
