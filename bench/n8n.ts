@@ -438,8 +438,11 @@ export async function runN8nSection(
 		const all = workflows(simulator.baseUrl, token, ids);
 		await importWorkflow(folder, Object.values(all));
 
-		log(`n8n: warm-up (the node provisions its token), then ${plan.reps} × ${plan.variants.length} executions, order rotating`);
+		log(`n8n: warm-up (the node provisions its token; a Get by ID), then ${plan.reps} × ${plan.variants.length} executions, order rotating`);
 		const warmUp = await runVariant(folder, control, 'pdSimplifyOff');
+		// The simulator's `filters[id][op]=in` path is not run by any other variant: its first runs
+		// (JIT) would land in the first repetition's Get by ID alone.
+		if (plan.variants.includes('pdGetById')) await runVariant(folder, control, 'pdGetById');
 		const runs: N8nRun[] = [];
 		const orders: VariantName[][] = [];
 		for (let rep = 0; rep < plan.reps; rep++) {
