@@ -141,20 +141,30 @@ export interface HelperProbe {
 // ---------------------------------------------------------------- choosing the install
 
 
-/** BENCH_N8N_KEY, else the newest pinned version that is installed; a reason when there is none. */
-export function chooseInstall(): N8nInstall | string {
-	const wanted = process.env.BENCH_N8N_KEY;
+/** `key`, else BENCH_N8N_KEY, else the newest pinned version that is installed; a reason when there is none. */
+export function chooseInstall(key?: string): N8nInstall | string {
+	const wanted = key ?? process.env.BENCH_N8N_KEY;
 	const keys = wanted ? [wanted] : versionKeysNewestFirst();
 	const problems: string[] = [];
-	for (const key of keys) {
+	for (const each of keys) {
 		try {
-			return n8nInstance(key);
+			return n8nInstance(each);
 		} catch (error) {
 			problems.push((error as Error).message);
 		}
 	}
 	const cache = process.env.N8N_CACHE_DIR ?? path.join(REPO_ROOT, '.n8n-cache');
 	return `no usable n8n install in ${cache} (${problems.join('; ')}); set N8N_CACHE_DIR or run scripts/n8n/install.sh <key>`;
+}
+
+/**
+ * The versions the section runs on, newest first: BENCH_N8N_KEY (one key or a comma-separated
+ * list), else every pinned version that is installed. Empty when none is: the section is skipped.
+ */
+export function n8nSectionKeys(): string[] {
+	const wanted = process.env.BENCH_N8N_KEY?.split(',').map((key) => key.trim()).filter(Boolean);
+	if (wanted && wanted.length > 0) return wanted;
+	return versionKeysNewestFirst().filter((key) => typeof chooseInstall(key) !== 'string');
 }
 
 // ---------------------------------------------------------------- workflows
@@ -419,8 +429,11 @@ export async function runN8nSection(
 	simulator: { baseUrl: string; jti: string; refreshToken: string },
 	control: SimulatorClient,
 	log: (message: string) => void,
+	key?: string,
+	/** Probe every installed version's HTTP helper (once per bench is enough). */
+	probeHelpers = true,
 ): Promise<N8nOutcome> {
-	const install = chooseInstall();
+	const install = chooseInstall(key);
 	if (typeof install === 'string') return { kind: 'skipped', reason: install };
 	const started = performance.now();
 	log(`n8n ${install.n8nVersion} (Node ${install.nodeVersion === 'system' ? process.version : install.nodeVersion}): build, pack and install the package; import credentials and workflows`);
@@ -438,8 +451,11 @@ export async function runN8nSection(
 		const all = workflows(simulator.baseUrl, token, ids);
 		await importWorkflow(folder, Object.values(all));
 
-		log(`n8n: warm-up (the node provisions its token), then ${plan.reps} × ${plan.variants.length} executions, order rotating`);
+		log(`n8n: warm-up (the node provisions its token; a Get by ID), then ${plan.reps} × ${plan.variants.length} executions, order rotating`);
 		const warmUp = await runVariant(folder, control, 'pdSimplifyOff');
+		// The simulator's `filters[id][op]=in` path is not run by any other variant: its first runs
+		// (JIT) would land in the first repetition's Get by ID alone.
+		if (plan.variants.includes('pdGetById')) await runVariant(folder, control, 'pdGetById');
 		const runs: N8nRun[] = [];
 		const orders: VariantName[][] = [];
 		for (let rep = 0; rep < plan.reps; rep++) {
@@ -451,9 +467,9 @@ export async function runN8nSection(
 				runs.push(run);
 			}
 		}
-		log(`n8n: HTTP helper of every installed version, with and without agentOptions { keepAlive: true }`);
+		if (probeHelpers) log(`n8n: HTTP helper of every installed version, with and without agentOptions { keepAlive: true }`);
 		const helperProbes: HelperProbe[] = [];
-		for (const each of installedVersions()) {
+		for (const each of probeHelpers ? installedVersions() : []) {
 			// A probe that fails is reported, not fatal: the workflow runs above are the section's point.
 			try {
 				helperProbes.push(await probeHelper(each, simulator.baseUrl, token, 3));

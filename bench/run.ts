@@ -26,7 +26,7 @@ import {
 	type TokensResult,
 	type TriggerResult,
 } from './common';
-import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
+import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, n8nSectionKeys, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 interface Plan {
 	quick: boolean;
@@ -46,6 +46,8 @@ interface Plan {
 	httpClientReps: number;
 	/** The real-n8n section; undefined with --no-n8n. */
 	n8n?: N8nPlan;
+	/** `--n8n-only`: only the real-n8n section (a quicker way to compare n8n versions). */
+	n8nOnly: boolean;
 	out: string;
 }
 
@@ -64,19 +66,69 @@ const TARGET_N8N_RATIO_SIMPLIFY_OFF = 1.0;
 const TARGET_N8N_RATIO_SIMPLIFY_ON = 1.1;
 const TARGET_N8N_GET_BY_ID_SPEED_UP = 10;
 const ALL_VARIANTS = Object.keys(VARIANTS) as VariantName[];
-const ARGUMENTS = ['--quick', '--out', '--no-n8n'];
+const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only'];
 
 function planFrom(argv: readonly string[]): Plan {
 	const quick = argv.includes('--quick');
 	const outAt = argv.indexOf('--out');
 	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
 	for (const arg of argv) {
-		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n or --out <file>`);
+		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only or --out <file>`);
 	}
 	const withN8n = !argv.includes('--no-n8n');
-	return quick
+	const n8nOnly = argv.includes('--n8n-only');
+	if (n8nOnly && !withN8n) throw new Error('--n8n-only and --no-n8n exclude each other');
+	const plan: Omit<Plan, 'n8nOnly'> = quick
 		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
 		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
+	return { ...plan, n8nOnly };
+}
+
+/** The real-n8n section on every version it runs on (n8nSectionKeys), or once, skipped, saying why. */
+async function runN8nSections(plan: N8nPlan, source: { baseUrl: string; jti: string; refreshToken: string }, control: SimulatorClient): Promise<N8nOutcome[]> {
+	const keys = n8nSectionKeys();
+	if (keys.length === 0) return [await runN8nSection(plan, source, control, log)];
+	const outcomes: N8nOutcome[] = [];
+	for (const [index, key] of keys.entries()) {
+		const outcome = await runN8nSection(plan, source, control, log, key, index === 0);
+		if (outcome.kind === 'skipped') log(`real n8n (${key}): SKIPPED: ${outcome.reason}`);
+		outcomes.push(outcome);
+	}
+	return outcomes;
+}
+
+/** Tables and targets of every real-n8n section. */
+function n8nReport(outcomes: readonly N8nOutcome[]): { markdown: string[]; targets: string[][]; json: unknown[] } {
+	const markdown: string[] = [];
+	const targets: string[][] = [];
+	const json: unknown[] = [];
+	for (const outcome of outcomes) {
+		const figures = outcome.kind === 'n8n' ? n8nFigures(outcome) : undefined;
+		markdown.push(outcome.kind === 'n8n' && figures ? n8nMarkdown(outcome, figures) : `### Inside real n8n\n\nSkipped: ${outcome.kind === 'skipped' ? outcome.reason : ''}.`);
+		targets.push(...n8nTargets(outcome, figures));
+		json.push(outcome.kind === 'n8n' ? { ...outcome, figures } : outcome);
+	}
+	return { markdown, targets, json };
+}
+
+/** `--n8n-only`: the real-n8n section alone, its tables and targets. */
+async function runN8nOnly(plan: Plan): Promise<void> {
+	const started = performance.now();
+	const sim = await startSimulatorProcess(['--employees', '1000']);
+	const control = new SimulatorClient(sim.baseUrl);
+	const source = { baseUrl: sim.baseUrl, jti: sim.credentials.admin.jti, refreshToken: sim.credentials.admin.refreshToken };
+	let outcomes: N8nOutcome[];
+	try {
+		outcomes = await runN8nSections(plan.n8n as N8nPlan, source, control);
+	} finally {
+		await sim.stop();
+	}
+	const report = n8nReport(outcomes);
+	const seconds = (performance.now() - started) / 1000;
+	process.stdout.write(`## Benchmark, real n8n only (${plan.quick ? 'quick' : 'full'} run, ${new Date().toISOString().slice(0, 10)}, ${fixed(seconds, 0)} s)\n\n### Targets\n\n${table(['target', 'met'], report.targets)}\n\n${report.markdown.join('\n\n')}\n`);
+	mkdirSync(dirname(plan.out), { recursive: true });
+	writeFileSync(plan.out, `${JSON.stringify({ n8n: report.json, targets: Object.fromEntries(report.targets) }, null, 2)}\n`);
+	log(`bench: wrote ${relative(REPO_ROOT, plan.out)}`);
 }
 
 // ---------------------------------------------------------------- formatting
@@ -231,19 +283,20 @@ function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][
 	const on = of('pdSimplifyOn');
 	const splitOut = of('httpSplitOut');
 	const rows: string[][] = [];
-	if (off) rows.push([`Real n8n, Return All ${int(n8n.n)}, Simplify off ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_OFF, 1)}× (paired median)`, `${mark(off.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_OFF)} (${ratio(off.ratioToHttp)})`]);
-	if (on) rows.push([`Real n8n, Return All ${int(n8n.n)}, Simplify on ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_ON, 1)}× (paired median)`, `${mark(on.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_ON)} (${ratio(on.ratioToHttp)})`]);
+	const label = `Real n8n ${n8n.n8nVersion}`;
+	if (off) rows.push([`${label}, Return All ${int(n8n.n)}, Simplify off ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_OFF, 1)}× (paired median)`, `${mark(off.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_OFF)} (${ratio(off.ratioToHttp)})`]);
+	if (on) rows.push([`${label}, Return All ${int(n8n.n)}, Simplify on ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_ON, 1)}× (paired median)`, `${mark(on.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_ON)} (${ratio(on.ratioToHttp)})`]);
 	if (off && on && splitOut) {
 		const worst = Math.max(off.peakRssBytes.median, on.peakRssBytes.median);
-		rows.push([`Real n8n, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
+		rows.push([`${label}, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
 	}
 	if (figures.getByIdSpeedUp) {
 		const speedUp = figures.getByIdSpeedUp;
-		rows.push([`Real n8n, Get by ID of ${int(GET_BY_ID_ITEMS)} employees ≥ ${TARGET_N8N_GET_BY_ID_SPEED_UP}× faster than HTTP Request one per item (paired median of node times)`, `${mark(speedUp.median >= TARGET_N8N_GET_BY_ID_SPEED_UP)} (${fixed(speedUp.median, 1)}×, range ${fixed(speedUp.min, 1)}–${fixed(speedUp.max, 1)}×)`]);
+		rows.push([`${label}, Get by ID of ${int(GET_BY_ID_ITEMS)} employees ≥ ${TARGET_N8N_GET_BY_ID_SPEED_UP}× faster than HTTP Request one per item (paired median of node times)`, `${mark(speedUp.median >= TARGET_N8N_GET_BY_ID_SPEED_UP)} (${fixed(speedUp.median, 1)}×, range ${fixed(speedUp.min, 1)}–${fixed(speedUp.max, 1)}×)`]);
 	}
 	if (n8n.large) {
 		const { run } = n8n.large;
-		rows.push([`Real n8n, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
+		rows.push([`${label}, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
 	}
 	return rows;
 }
@@ -252,6 +305,7 @@ function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][
 
 async function main(): Promise<void> {
 	const plan = planFrom(process.argv.slice(2));
+	if (plan.n8nOnly) return await runN8nOnly(plan);
 	const started = performance.now();
 	const loadBefore = loadavg();
 	log(`bench: ${plan.quick ? 'quick' : 'full'} run; simulator and every measurement in separate processes`);
@@ -274,7 +328,7 @@ async function main(): Promise<void> {
 	const tokens: TokensResult[] = [];
 	let perItem: PerItemResult;
 	let httpClients: HttpClientsResult;
-	let n8n: N8nOutcome = { kind: 'skipped', reason: '--no-n8n' };
+	let n8nSections: N8nOutcome[] = [{ kind: 'skipped', reason: '--no-n8n' }];
 
 	try {
 		for (const n of plan.sizes) {
@@ -317,8 +371,8 @@ async function main(): Promise<void> {
 		log(`HTTP clients: the same 100 pages through ${Object.keys(HTTP_CLIENTS).length} clients, ${plan.httpClientReps} repetitions`);
 		httpClients = await runWorker<HttpClientsResult>({ kind: 'httpClients', simulator: source, n: 10_000, reps: plan.httpClientReps });
 		if (plan.n8n) {
-			n8n = await runN8nSection(plan.n8n, source, control, log);
-			if (n8n.kind === 'skipped') log(`real n8n: SKIPPED: ${n8n.reason}`);
+			n8nSections = await runN8nSections(plan.n8n, source, control);
+			for (const outcome of n8nSections) if (outcome.kind === 'skipped') log(`real n8n: SKIPPED: ${outcome.reason}`);
 		}
 	} finally {
 		await sim.stop();
@@ -440,13 +494,8 @@ async function main(): Promise<void> {
 				httpClients.clients.map((c) => [HTTP_CLIENTS[c.client], int(c.requests), int(c.connections), int(c.records), int(median(c.ms)), `${int(Math.min(...c.ms))}–${int(Math.max(...c.ms))}`, `${fixed(median(c.ms) / fetchMs)}×`]),
 			),
 	);
-	let n8nNumbers: N8nFigures | undefined;
-	if (n8n.kind === 'n8n') {
-		n8nNumbers = n8nFigures(n8n);
-		sections.push(n8nMarkdown(n8n, n8nNumbers));
-	} else {
-		sections.push(`### Inside real n8n\n\nSkipped: ${n8n.reason}.`);
-	}
+	const n8nReported = n8nReport(n8nSections);
+	sections.push(...n8nReported.markdown);
 
 	const at10k = returnAll.find((r) => r.n === 10_000);
 	const targets = [
@@ -456,7 +505,7 @@ async function main(): Promise<void> {
 		['Idle poll = 1 request', mark(trigger.idleRequests === 1 && trigger.idleAfterChangesRequests === 1)],
 		[`Per-item Get, Concurrency 1, ${perItem.latencyMs} ms latency: overhead per item ≤ ${TARGET_PER_ITEM_OVERHEAD_MS} ms`, `${mark(perItemOverheadMs(perItem) <= TARGET_PER_ITEM_OVERHEAD_MS)} (${fixed(perItemOverheadMs(perItem))} ms)`],
 		...batchedTargets(perItem),
-		...n8nTargets(n8n, n8nNumbers),
+		...n8nReported.targets,
 	];
 	sections.unshift('### Targets\n\n' + table(['target', 'met'], targets));
 
@@ -485,7 +534,7 @@ async function main(): Promise<void> {
 				tokens: tokens.map((t) => ({ ...t, provisioning: provisioning(t), floor: tokenFloor(t) })),
 				perItem: { ...perItem, overheadPerItemMs: perItemOverheadMs(perItem) },
 				httpClients,
-				n8n: n8n.kind === 'n8n' ? { ...n8n, figures: n8nNumbers } : n8n,
+				n8n: n8nReported.json,
 				targets: Object.fromEntries(targets),
 			},
 			null,

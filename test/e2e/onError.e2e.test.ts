@@ -75,7 +75,7 @@ function getsWorkflow(onError: OnError, ids: readonly string[]): WorkflowFile {
 		actionNode(
 			NODE,
 			ADMIN,
-			{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false, options: { concurrency: 3 } },
+			{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false, options: { concurrency: 3, readInBatches: false } },
 			{ onError },
 		),
 	]);

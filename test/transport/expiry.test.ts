@@ -91,7 +91,7 @@ describe('token expiry and revocation', () => {
 		const ids = bed.simulator.sim.getRecords('employees').slice(0, 10).map((record) => record.id);
 		const result = await bed.runtime.execute({
 			nodeType: 'personnelData',
-			parameters: { ...getEmployee('={{ $json.id }}'), options: { concurrency: 5 } },
+			parameters: { ...getEmployee('={{ $json.id }}'), options: { concurrency: 5, readInBatches: false } },
 			items: ids.map((id) => ({ json: { id } })),
 		});
 		expect(result.error).toBeUndefined();

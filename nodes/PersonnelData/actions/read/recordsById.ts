@@ -51,7 +51,8 @@ export class RecordsById {
 	 * several items is read once; each item after the first gets its own copy.
 	 */
 	async recordOf(id: string): Promise<IDataObject | undefined> {
-		this.loading ??= this.load();
+		// Whatever goes wrong in the batch, the items read one by one and meet the error themselves.
+		this.loading ??= this.load().catch(() => new Map<string, IDataObject>());
 		const key = id.toLowerCase();
 		const record = (await this.loading).get(key);
 		if (record === undefined) return undefined;
