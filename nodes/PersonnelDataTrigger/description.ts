@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
 import { optionsCollection } from '../shared/descriptions/labels';
+import { scoped } from '../shared/descriptions/scope';
 import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
@@ -70,7 +71,6 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 		type: 'options',
 		options,
 		default: defaultEventOf(resource),
-		displayOptions: { show: { resource: [resource.value] } },
 		hint: resource.changeFields?.updated
 			? undefined
 			: `The API gives ${resource.pluralName.toLowerCase()} no updated_at, so only new ones can be detected`,
@@ -115,18 +115,18 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	];
 	if (eventsOf(resource).some((event) => event.watchesFields)) options.push(...watchOptions);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
-	return optionsCollection(options, { show: { resource: [resource.value] } });
+	return optionsCollection(options);
 }
 
+/** The fields of one resource, each scoped to it here, once. */
 function resourceFields(resource: ResourceDefinition): INodeProperties[] {
-	const show = { show: { resource: [resource.value] } };
 	return [
 		eventProperty(resource),
-		...conditionProperty(resource, show),
-		...filtersProperty(resource, show),
-		...simplifyProperty(resource, show),
+		...conditionProperty(resource),
+		...filtersProperty(resource),
+		...simplifyProperty(resource),
 		optionsProperty(resource),
-	];
+	].map((property) => scoped(property, { show: { resource: [resource.value] } }));
 }
 
 export const triggerProperties: INodeProperties[] = [resourceProperty, ...WATCHABLE.flatMap(resourceFields)];

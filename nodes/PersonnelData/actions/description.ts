@@ -1,11 +1,12 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { scoped } from '../../shared/descriptions/scope';
 import type { ResourceDefinition } from '../../shared/registry';
 import { RESOURCES } from '../../shared/registry';
 import { operationsOf } from './operations';
 import type { Operation } from './types';
 import { showFor } from './types';
-import { forVersions, NODE_VERSIONS } from './versions';
+import { inVersions, NODE_VERSIONS } from './versions';
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
@@ -48,16 +49,21 @@ function operationProperties(resource: ResourceDefinition): INodeProperties[] {
 	const since = [...new Set(operations.map((operation) => operation.sinceVersion ?? NODE_VERSIONS[0]))];
 	if (since.length === 1 && since[0] === NODE_VERSIONS[0]) return [operationProperty(resource, operations, show)];
 	return NODE_VERSIONS.map((version) =>
-		operationProperty(
-			resource,
-			operations.filter((operation) => (operation.sinceVersion ?? NODE_VERSIONS[0]) <= version),
-			forVersions(show, [version]),
+		inVersions(
+			operationProperty(
+				resource,
+				operations.filter((operation) => (operation.sinceVersion ?? NODE_VERSIONS[0]) <= version),
+				show,
+			),
+			[version],
 		),
 	);
 }
 
 function operationFields(resource: ResourceDefinition): INodeProperties[] {
-	return operationsOf(resource).flatMap((operation) => operation.properties(resource, showFor(resource, operation.name)));
+	return operationsOf(resource).flatMap((operation) =>
+		operation.properties(resource).map((property) => scoped(property, showFor(resource, operation.name))),
+	);
 }
 
 /** The node's whole form, derived from the resource registry. */

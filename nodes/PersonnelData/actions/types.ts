@@ -27,7 +27,12 @@ export interface Operation {
 	/** The action label n8n shows in the node panel, e.g. "Get many employees". */
 	action: (resource: ResourceDefinition) => string;
 	description: (resource: ResourceDefinition) => string;
-	properties: (resource: ResourceDefinition, displayOptions: IDisplayOptions) => INodeProperties[];
+	/**
+	 * The operation's fields for a resource, without its resource and operation conditions: the form
+	 * adds those to every field (actions/description.ts); a field may bring its own (Return All off,
+	 * a node version).
+	 */
+	properties: (resource: ResourceDefinition) => INodeProperties[];
 	/**
 	 * Reads and checks the item's parameters, sending nothing (bad input throws InputError here),
 	 * and returns the item's requests, ready to send. The router prepares every item before it

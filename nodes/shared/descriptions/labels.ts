@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 const ACRONYMS: Record<string, string> = { id: 'ID', url: 'URL' };
 
@@ -22,14 +22,13 @@ export function fieldOptions(fieldNames: readonly string[]): INodePropertyOption
 }
 
 /** The "Options" collection every operation ends with, its entries sorted as n8n's lint wants. */
-export function optionsCollection(options: INodeProperties[], displayOptions?: IDisplayOptions): INodeProperties {
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		...(displayOptions ? { displayOptions } : {}),
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }

@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -24,7 +24,6 @@ export interface LocatorOptions {
 	searchMethod?: string;
 	required?: boolean;
 	description?: string;
-	displayOptions: IDisplayOptions;
 }
 
 export function recordLocator(options: LocatorOptions): INodeProperties {
@@ -36,7 +35,6 @@ export function recordLocator(options: LocatorOptions): INodeProperties {
 		required: options.required ?? true,
 		description: options.description,
 		modes: [byIdMode(options.what)],
-		displayOptions: options.displayOptions,
 	};
 	if (!options.searchMethod) return locator;
 	return {

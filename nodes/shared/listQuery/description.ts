@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { fieldPicker, fieldsPicker } from '../descriptions/fieldPicker';
 import { recordLocator } from '../descriptions/recordLocator';
@@ -17,7 +17,7 @@ const OPERATOR_LABELS: Record<FilterOperator, { name: string; description: strin
 
 const preferred = (fields: string[], name: string): string => (fields.includes(name) ? name : (fields[0] ?? ''));
 
-export function conditionProperty(resource: ResourceDefinition, displayOptions: IDisplayOptions): INodeProperties[] {
+export function conditionProperty(resource: ResourceDefinition): INodeProperties[] {
 	if (!resource.conditionDomain) return [];
 	return [
 		recordLocator({
@@ -27,7 +27,6 @@ export function conditionProperty(resource: ResourceDefinition, displayOptions: 
 			searchMethod: 'searchConditions',
 			required: false,
 			description: `Only ${resource.pluralName.toLowerCase()} that this saved condition passes. Leave empty for all.`,
-			displayOptions,
 		}),
 	];
 }
@@ -37,7 +36,7 @@ export function conditionProperty(resource: ResourceDefinition, displayOptions: 
  * operators vary per field", without saying which): the Operator list is the whole convention, and
  * the registry's operators are checked before sending for the fields it knows.
  */
-export function filtersProperty(resource: ResourceDefinition, displayOptions: IDisplayOptions): INodeProperties[] {
+export function filtersProperty(resource: ResourceDefinition): INodeProperties[] {
 	const fields = filterableFields(resource);
 	return [
 		{
@@ -47,7 +46,6 @@ export function filtersProperty(resource: ResourceDefinition, displayOptions: ID
 			placeholder: 'Add Filter',
 			typeOptions: { multipleValues: true },
 			default: {},
-			displayOptions,
 			options: [
 				{
 					displayName: 'Filter',

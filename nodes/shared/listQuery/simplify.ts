@@ -1,4 +1,4 @@
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { flattenDatedProperties } from '../datedValues';
 import { InputError } from '../errors';
@@ -9,7 +9,7 @@ export function hasDatedValues(resource: ResourceDefinition): boolean {
 	return resource.datedProperties.length > 0;
 }
 
-export function simplifyProperty(resource: ResourceDefinition, displayOptions: IDisplayOptions): INodeProperties[] {
+export function simplifyProperty(resource: ResourceDefinition): INodeProperties[] {
 	if (!hasDatedValues(resource)) return [];
 	return [
 		{
@@ -17,7 +17,6 @@ export function simplifyProperty(resource: ResourceDefinition, displayOptions: I
 			name: 'simplify',
 			type: 'boolean',
 			default: true,
-			displayOptions,
 			description:
 				'Whether to replace each dated property (a history of {valid_from, value} entries) by the value in force on the "Dated Values As Of" date (today unless set)',
 		},

@@ -195,3 +195,25 @@ describe('Personnel Data: the node description is generated from the registry', 
 		}
 	});
 });
+
+describe('Personnel Data: every field is scoped to one resource and one operation', () => {
+	const values = (property: INodeProperties, key: string) => property.displayOptions?.show?.[key] ?? [];
+
+	it.each(properties.filter((property) => property.name !== 'resource').map((property) => [property.name, property] as const))(
+		'%s: shown for one resource, and (unless it is the Operation choice) one operation',
+		(name, property) => {
+			expect(values(property, 'resource')).toHaveLength(1);
+			if (name !== 'operation') expect(values(property, 'operation')).toHaveLength(1);
+		},
+	);
+
+	it('an operation returns its fields unscoped and the form scopes each once, keeping the field\'s own conditions', () => {
+		const employee = RESOURCES.find((resource) => resource.value === 'employee') as (typeof RESOURCES)[number];
+		const getMany = operationsOf(employee).find((operation) => operation.name === 'getMany');
+		const raw = getMany?.properties(employee) ?? [];
+		expect(raw.length).toBeGreaterThan(0);
+		for (const field of raw) expect(field.displayOptions?.show?.resource).toBeUndefined();
+		const limit = properties.find((property) => property.name === 'limit' && shownFor(property, 'employee', 'getMany'));
+		expect(limit?.displayOptions?.show).toEqual({ resource: ['employee'], operation: ['getMany'], returnAll: [false] });
+	});
+});

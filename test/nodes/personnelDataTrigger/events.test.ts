@@ -2,7 +2,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PersonnelDataTrigger } from '../../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
-import { WATCHABLE } from '../../../nodes/PersonnelDataTrigger/description';
+import { triggerProperties, WATCHABLE } from '../../../nodes/PersonnelDataTrigger/description';
 import type { TriggerEvent } from '../../../nodes/PersonnelDataTrigger/events';
 import { labeller, labelOf, TRIGGER_EVENTS } from '../../../nodes/PersonnelDataTrigger/events';
 import { resourceByValue } from '../../../nodes/shared/registry';
@@ -101,4 +101,13 @@ describe('Personnel Data Trigger: labels and descriptions come from the events t
 		// The product's table has no such row: the same record is an update there.
 		expect(labelOf(createdOrUpdated, archivedNow, employee)).toBe('updated');
 	});
+});
+
+describe('Personnel Data Trigger: every field is scoped to one resource', () => {
+	it.each(triggerProperties.filter((property) => property.name !== 'resource').map((property) => [property.name, property] as const))(
+		'%s: shown for exactly one resource',
+		(_name, property) => {
+			expect(property.displayOptions?.show?.resource).toHaveLength(1);
+		},
+	);
 });

@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
@@ -95,14 +95,14 @@ const OTHER_FIELDS_OPTION: INodeProperties = {
 };
 
 /** Node version 2's form of Create, Update, Replace and Create or Update. */
-export function employeeColumnsProperties(resource: ResourceDefinition, operation: MapperOperation, displayOptions: IDisplayOptions): INodeProperties[] {
+export function employeeColumnsProperties(resource: ResourceDefinition, operation: MapperOperation): INodeProperties[] {
 	const properties: INodeProperties[] = [];
 	if (operation === 'update' || operation === 'replace') {
-		properties.push(recordLocator({ name: 'id', displayName: resource.displayName, what: 'employee', searchMethod: 'searchRecords', displayOptions }));
+		properties.push(recordLocator({ name: 'id', displayName: resource.displayName, what: 'employee', searchMethod: 'searchRecords' }));
 	}
 	properties.push(columnsProperty(operation));
 	const options = [VALID_FROM_OPTION, CUSTOM_PROPERTIES_OPTION, OTHER_FIELDS_OPTION, IGNORE_COLUMNS_OPTION];
 	if (operation === 'update' || operation === 'upsert') options.push(SEND_UNCHANGED_OPTION);
 	properties.push(optionsCollection(options));
-	return properties.map((property) => ({ ...property, displayOptions }));
+	return properties;
 }

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { withArticle } from '../../../shared/descriptions/labels';
 import { employee } from '../../../shared/registry/resources/employee';
 import type { Operation } from '../types';
-import { forVersions, NODE_VERSION_COLUMNS } from '../versions';
+import { inVersions, NODE_VERSION_COLUMNS } from '../versions';
 import { employeeColumnsProperties } from './columns.description';
 import { prepareColumnsWrite } from './columnsOperation';
 
@@ -19,7 +19,7 @@ export const upsert: Operation = {
 	displayName: 'Create or Update',
 	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
 	description: () => 'Find the record by the column matched on: update it when one matches (only what changed), create it when none does',
-	properties: (resource, displayOptions) => employeeColumnsProperties(resource, 'upsert', forVersions(displayOptions, [NODE_VERSION_COLUMNS])),
+	properties: (resource) => employeeColumnsProperties(resource, 'upsert').map((property) => inVersions(property, [NODE_VERSION_COLUMNS])),
 	prepare(this: IExecuteFunctions, run) {
 		return prepareColumnsWrite(this, 'upsert', run);
 	},

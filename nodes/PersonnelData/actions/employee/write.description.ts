@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { fieldPicker } from '../../../shared/descriptions/fieldPicker';
 import { labelOf } from '../../../shared/descriptions/labels';
@@ -53,12 +53,11 @@ export function employeeWriteProperties(
 	resource: ResourceDefinition,
 	writable: Writable,
 	operation: WriteName,
-	displayOptions: IDisplayOptions,
 ): INodeProperties[] {
 	const properties: INodeProperties[] = [];
 	if (operation !== 'create') {
 		properties.push(
-			recordLocator({ name: 'id', displayName: resource.displayName, what: 'employee', searchMethod: 'searchRecords', displayOptions }),
+			recordLocator({ name: 'id', displayName: resource.displayName, what: 'employee', searchMethod: 'searchRecords' }),
 		);
 	}
 	if (operation === 'update') properties.push(historyNotice);
@@ -137,5 +136,5 @@ export function employeeWriteProperties(
 		description:
 			'Fields of the employee as a JSON object, e.g. {"phone2": "…", "properties": {"title": [{"valid_from": "2026-01-01", "value": "Lead"}]}}; checked like the fields above, which take precedence',
 	});
-	return properties.map((property) => ({ displayOptions, ...property }));
+	return properties;
 }

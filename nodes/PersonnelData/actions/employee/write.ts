@@ -14,7 +14,7 @@ import { employeeWrite } from './payload';
 import { employeeWriteProperties } from './write.description';
 import { employeeColumnsProperties } from './columns.description';
 import { prepareColumnsWrite } from './columnsOperation';
-import { forVersions, NODE_VERSION_COLUMNS } from '../versions';
+import { inVersions, NODE_VERSION_COLUMNS } from '../versions';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
 
@@ -88,11 +88,11 @@ export function employeeWriteOperation(name: WriteName): Operation {
 		displayName: WORDING[name].displayName,
 		action: (resource) => WORDING[name].action(withArticle(resource.displayName.toLowerCase())),
 		description: () => WORDING[name].description,
-		properties: (resource, displayOptions) =>
+		properties: (resource) =>
 			resource.writable
 				? [
-						...employeeWriteProperties(resource, resource.writable, name, forVersions(displayOptions, [1])),
-						...employeeColumnsProperties(resource, name, forVersions(displayOptions, [NODE_VERSION_COLUMNS])),
+						...employeeWriteProperties(resource, resource.writable, name).map((property) => inVersions(property, [1])),
+						...employeeColumnsProperties(resource, name).map((property) => inVersions(property, [NODE_VERSION_COLUMNS])),
 					]
 				: [],
 

@@ -44,18 +44,16 @@ export const get: Operation = {
 	action: (resource) => `Get ${withArticle(resource.displayName.toLowerCase())} by ID`,
 	description: (resource) => `Get one ${resource.displayName.toLowerCase()} by its ID (a UUID): one item, the API's JSON fields`,
 	concurrent: true,
-	properties: (resource, displayOptions) =>
-		[
-			recordLocator({
-				name: 'id',
-				displayName: resource.displayName,
-				what: resource.displayName.toLowerCase(),
-				searchMethod: resource.search && resource.paths.list ? 'searchRecords' : undefined,
-				displayOptions,
-			}),
-			...simplifyProperty(resource, displayOptions),
-			optionsProperty(resource),
-		].map((property) => ({ displayOptions, ...property })),
+	properties: (resource) => [
+		recordLocator({
+			name: 'id',
+			displayName: resource.displayName,
+			what: resource.displayName.toLowerCase(),
+			searchMethod: resource.search && resource.paths.list ? 'searchRecords' : undefined,
+		}),
+		...simplifyProperty(resource),
+		optionsProperty(resource),
+	],
 
 	prepare({ resource, itemIndex, read, perRun }) {
 		const id = requireUuid(locatorValue(read('id', '')), resource.displayName);

@@ -12,26 +12,24 @@ import { checkWholeNumber } from '../../../shared/validation';
 import { parseJsonObject } from '../json';
 import type { Operation } from '../types';
 
-function paginationProperties(resource: ResourceDefinition): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { resource: [resource.value], operation: ['getMany'], returnAll: [false] } },
-		},
-	];
-}
+const paginationProperties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [selectOption(), ...orderOptions(resource), maxRequestsOption];
@@ -58,14 +56,13 @@ export const getMany: Operation = {
 	action: (resource) => `Get many ${resource.pluralName.toLowerCase()} matching filters`,
 	description: (resource) =>
 		`List ${resource.pluralName.toLowerCase()} (filters, order, Limit or Return All): one item per record, the API's JSON fields`,
-	properties: (resource, displayOptions) =>
-		[
-			...paginationProperties(resource),
-			...conditionProperty(resource, displayOptions),
-			...filtersProperty(resource, displayOptions),
-			...simplifyProperty(resource, displayOptions),
-			optionsProperty(resource),
-		].map((property) => ({ displayOptions, ...property })),
+	properties: (resource) => [
+		...paginationProperties,
+		...conditionProperty(resource),
+		...filtersProperty(resource),
+		...simplifyProperty(resource),
+		optionsProperty(resource),
+	],
 
 	prepare({ resource, itemIndex, read }) {
 		const query = readListQuery(resource, read);

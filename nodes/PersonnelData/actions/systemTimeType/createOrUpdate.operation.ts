@@ -85,7 +85,7 @@ export const createOrUpdate: Operation = {
 	displayName: 'Create or Update',
 	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
 	description: () => 'Create a time type, or update the one with the same code in that integration; returns the stored time type',
-	properties: (_resource, displayOptions) => properties.map((property) => ({ displayOptions, ...property })),
+	properties: () => properties,
 
 	prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
 		const integrationId = requireUuid(read<string>('systemIntegrationId', '').trim(), 'system integration', 'System Integration ID');
