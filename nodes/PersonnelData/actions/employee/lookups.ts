@@ -4,7 +4,7 @@ import { QUERY } from '../../../shared/apiChoices';
 import { collectRecords } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { PerRun } from '../read/perRun';
-import { readRecordsWhere, REQUESTS_PER_CHUNK } from '../read/recordsWhere';
+import { distinctValues, readRecordsWhere, REQUESTS_PER_CHUNK } from '../read/recordsWhere';
 
 /**
  * The employees the items of one execution look up, read together on first use: every item is
@@ -39,17 +39,27 @@ export class EmployeeLookup {
 	}
 
 	/**
-	 * In lists of up to 100 values (`in`); a field the registry knows to filter with `eq` only (an
-	 * email) one request per distinct value, as the server takes nothing else.
+	 * In lists of up to 100 values (`in`); one request per distinct value (`eq`) for a field the
+	 * registry knows to filter with `eq` only (an email), or when the server answers 400 to `in` on
+	 * this field: the spec leaves the operators of each field to the server, and `eq` is the one a
+	 * field to match on must have.
 	 */
 	private async readWanted(itemIndex: number): Promise<Map<string, IDataObject[]>> {
 		const operators = this.resource.fields[this.field]?.filter;
-		if (!operators || operators.includes('in') || !operators.includes('eq')) {
-			return await readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
+		const eqOnly = operators !== undefined && operators.includes('eq') && !operators.includes('in');
+		if (!eqOnly) {
+			try {
+				return await readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
+			} catch (error) {
+				if ((error as { httpCode?: unknown }).httpCode !== '400') throw error;
+			}
 		}
+		return await this.readEachValue(itemIndex);
+	}
+
+	private async readEachValue(itemIndex: number): Promise<Map<string, IDataObject[]>> {
 		const found = new Map<string, IDataObject[]>();
-		for (const value of this.wanted) {
-			if (found.has(value)) continue;
+		for (const value of distinctValues(this.resource, this.field, this.wanted)) {
 			const request = {
 				method: 'GET' as const,
 				path: this.resource.paths.list as string,

@@ -287,6 +287,17 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 			expect(lookups().map((entry) => queryValues(entry.rawQuery, 'filters[email][op]'))).toEqual([['eq'], ['eq']]);
 		});
 
+		it('a server that answers 400 to `in` on the field to match on: one `eq` request per distinct value instead', async () => {
+			const people = existing(2);
+			sim().queueFault({ pathPrefix: '/v1/org/employees', queryIncludes: 'filters%5Bemployee_number%5D%5Bop%5D=in', status: 400, count: 1_000 });
+			const rows = people.map((person) => ({ employee_number: person.employee_number, phone2: '+46 33' }));
+			const result = await run(bed, upsertOn('employee_number'), { ...V2, items: items([...rows, rows[1]]) });
+			expect(jsonOf(result).map((record) => record.writeOutcome)).toEqual(['updated', 'updated', 'unchanged']);
+			const asked = lookups().map((entry) => [entry.status, queryValues(entry.rawQuery, 'filters[employee_number][op]')[0]]);
+			expect(asked).toEqual([[400, 'in'], [200, 'eq'], [200, 'eq']]);
+			expect(writes().map((entry) => entry.method)).toEqual(['PATCH', 'PATCH']);
+		});
+
 		it('matching on id: an unknown id fails (never a create), a known one updates', async () => {
 			const [person] = existing(1);
 			const result = await run(bed, upsertOn('id'), {
