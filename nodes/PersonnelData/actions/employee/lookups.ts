@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { QUERY } from '../../../shared/apiChoices';
+import { toNodeError } from '../../../shared/errors';
 import { collectRecords } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { PerRun } from '../read/perRun';
@@ -51,7 +52,7 @@ export class EmployeeLookup {
 			try {
 				return await readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
 			} catch (error) {
-				if ((error as { httpCode?: unknown }).httpCode !== '400') throw error;
+				if ((error as { httpCode?: unknown }).httpCode !== '400') throw toNodeError(this.context.getNode(), error, itemIndex);
 			}
 		}
 		return await this.readEachValue(itemIndex);
