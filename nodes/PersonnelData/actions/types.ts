@@ -1,7 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinition } from '../../shared/registry';
-import type { OperationName } from './operations';
 import type { PerRun } from './read/perRun';
 
 export interface OperationRun {
@@ -16,9 +15,12 @@ export interface OperationRun {
 /** The requests of one item, checked and ready: the records to output. */
 export type SendItem = () => Promise<IDataObject[]>;
 
-/** One operation of the node: its form, its request, and the resources it is offered for. */
-export interface Operation {
-	name: OperationName;
+/**
+ * One operation of the node: its form, its request, and the resources it is offered for. `Name` is
+ * its parameter value, which must also be its key in OPERATIONS (operations.ts checks that).
+ */
+export interface Operation<Name extends string = string> {
+	name: Name;
 	/** Whether the node offers this operation for a resource (the form and the router ask this). */
 	offeredFor: (resource: ResourceDefinition) => boolean;
 	/** The first node version that offers it (absent: every version). */
@@ -43,6 +45,6 @@ export interface Operation {
 	concurrent?: boolean;
 }
 
-export const showFor = (resource: ResourceDefinition, operation: OperationName): IDisplayOptions => ({
+export const showFor = (resource: ResourceDefinition, operation: string): IDisplayOptions => ({
 	show: { resource: [resource.value], operation: [operation] },
 });

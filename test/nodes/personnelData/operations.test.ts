@@ -1,4 +1,6 @@
 import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
 
 import { PersonnelData } from '../../../nodes/PersonnelData/PersonnelData.node';
 import type { OperationName } from '../../../nodes/PersonnelData/actions/operations';
@@ -92,5 +94,27 @@ describe('Personnel Data: the Operation options and the router derive from OPERA
 		const result = await run(bed, { resource: 'employee', operation: 'noSuchOperation', id: byId(UNKNOWN_UUID) });
 		expect(result.error?.message).toBe(refusal('noSuchOperation', 'employee'));
 		expect(apiRequests(bed)).toEqual([]);
+	});
+});
+
+describe('Personnel Data: the operations table', () => {
+	/** Every `*.operation.ts` file under actions/, as a newcomer adds one (README: Recipes). */
+	function operationFiles(dir: string): string[] {
+		return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+			const file = path.join(dir, entry.name);
+			if (entry.isDirectory()) return operationFiles(file);
+			return entry.name.endsWith('.operation.ts') ? [file] : [];
+		});
+	}
+	const files = operationFiles(path.join(__dirname, '../../../nodes/PersonnelData/actions'));
+
+	it.each(files.map((file) => [path.basename(file), file] as const))('%s: each operation it exports is in OPERATIONS under its name', (_name, file) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const exported = Object.values(require(file) as Record<string, unknown>).filter(
+			(value): value is { name: string } => typeof value === 'object' && value !== null && 'prepare' in value && 'name' in value,
+		);
+		expect(exported.length).toBeGreaterThan(0);
+		const table: Record<string, unknown> = OPERATIONS;
+		for (const operation of exported) expect(table[operation.name]).toBe(operation);
 	});
 });

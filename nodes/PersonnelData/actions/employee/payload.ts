@@ -10,7 +10,9 @@ import { checkFieldName } from '../../../shared/fields/names';
 import type { DatedRow, HistoryEdit, PlacedEntry } from './datedRows';
 import { checkDatedHistory, placedEntriesFromJson, planDatedRows } from './datedRows';
 import { fieldsByName } from './fieldsByName';
-import type { WriteName } from './write';
+
+/** The employee writes of node version 1 (version 2 adds Create or Update, see columns.ts). */
+export type WriteName = 'create' | 'update' | 'replace';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 

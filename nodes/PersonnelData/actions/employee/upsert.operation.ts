@@ -12,7 +12,7 @@ import { prepareColumnsWrite } from './columnsOperation';
  * keeping histories, or creates it. Named `upsert` because `createOrUpdate` is the system time
  * types' operation (keyed by a parent ID in the path) and saved workflows hold that value.
  */
-export const upsert: Operation = {
+export const upsert: Operation<'upsert'> = {
 	name: 'upsert',
 	offeredFor: (resource) => resource === employee,
 	sinceVersion: NODE_VERSION_COLUMNS,

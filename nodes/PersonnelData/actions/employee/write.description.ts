@@ -5,7 +5,7 @@ import { labelOf } from '../../../shared/descriptions/labels';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import type { ResourceDefinition } from '../../../shared/registry';
 import { DEFAULT_HISTORY_MODE, HISTORY_MODES } from './datedRows';
-import type { WriteName } from './write';
+import type { WriteName } from './payload';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 

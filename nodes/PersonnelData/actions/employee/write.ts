@@ -10,6 +10,7 @@ import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import { employee } from '../../../shared/registry/resources/employee';
 import { mergeHistories } from './datedHistory';
+import type { WriteName } from './payload';
 import { employeeWrite } from './payload';
 import { employeeWriteProperties } from './write.description';
 import { employeeColumnsProperties } from './columns.description';
@@ -18,7 +19,6 @@ import { inVersions, NODE_VERSION_COLUMNS } from '../versions';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
 
-export type WriteName = 'create' | 'update' | 'replace';
 
 const METHODS = { create: 'POST', update: 'PATCH', replace: 'PUT' } as const;
 
@@ -81,7 +81,7 @@ async function readHistories(
 }
 
 /** Create, Update and Replace differ only in method, path and wording; each has its own file. */
-export function employeeWriteOperation(name: WriteName): Operation {
+export function employeeWriteOperation<Name extends WriteName>(name: Name): Operation<Name> {
 	return {
 		name,
 		offeredFor: (resource) => resource === employee,

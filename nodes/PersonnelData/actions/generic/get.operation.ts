@@ -37,7 +37,7 @@ function batchConcurrency(context: IExecuteFunctions): number {
 	return Number.isInteger(concurrency) ? Math.min(Math.max(concurrency, 1), CONCURRENCY_MAX) : 1;
 }
 
-export const get: Operation = {
+export const get: Operation<'get'> = {
 	name: 'get',
 	offeredFor: (resource) => resource.paths.get !== undefined,
 	displayName: 'Get',

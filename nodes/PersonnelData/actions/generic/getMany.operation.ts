@@ -49,7 +49,7 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 
 const LIMIT_MAX = 10_000_000;
 
-export const getMany: Operation = {
+export const getMany: Operation<'getMany'> = {
 	name: 'getMany',
 	offeredFor: (resource) => resource.paths.list !== undefined,
 	displayName: 'Get Many',

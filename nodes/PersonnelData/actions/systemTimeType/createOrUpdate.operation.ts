@@ -79,7 +79,7 @@ function timeTypeBody(read: <T>(name: string, fallback: T) => T): IDataObject {
 	return { [WRITE_ENVELOPE]: data };
 }
 
-export const createOrUpdate: Operation = {
+export const createOrUpdate: Operation<'createOrUpdate'> = {
 	name: 'createOrUpdate',
 	offeredFor: (resource) => resource === systemTimeType,
 	displayName: 'Create or Update',
