@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ExchangeStop } from './bounded';
 import { ExchangeStopped } from './bounded';
-import { provisioningFailureOf } from './provisioning';
+import { provisioningFailureOf } from './provisioningError';
 
 /** What a failed request left behind, stripped of the request itself (it holds the token). */
 export interface TransportFailure {

@@ -6,6 +6,8 @@ import { checkAnswer } from './answer';
 import type { ExchangeStop, RawAnswer } from './bounded';
 import { boundedExchange, ExchangeStopped, transportLimits } from './bounded';
 import { apiErrorBody } from './failure';
+import type { ProvisioningStep } from './provisioningError';
+import { ProvisioningError } from './provisioningError';
 import type { Redact } from './redact';
 import { redactorOf } from './redact';
 
@@ -43,39 +45,10 @@ function pick(body: unknown, paths: ReadonlyArray<readonly string[]>): string | 
 	return undefined;
 }
 
-const PROVISIONING_ERROR_PREFIX = 'Personnel Data API credential:';
-
 /** 429, 5xx and network failures of a provisioning call are worth another try; 4xx are not. */
 function isTransient(status: number | undefined, code: string | undefined): boolean {
 	if (status !== undefined) return status === 429 || status >= 500;
 	return code !== undefined;
-}
-
-/**
- * Errors from `helpers.httpRequest` carry the request (JTI, signature) and sometimes the response;
- * only the status and the API's reasons are kept so that no secret reaches a message or a log.
- */
-export class ProvisioningError extends Error {
-	constructor(step: string, detail: string, transient = false) {
-		super(
-			`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ` +
-				(transient
-					? 'The service did not answer the token request; try again later.'
-					: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.'),
-		);
-		this.name = 'ProvisioningError';
-	}
-}
-
-/**
- * Recognises a ProvisioningError's message after n8n has wrapped it: n8n's NodeApiError keeps the
- * message (or moves it to `messages`) but not the error object, so the message is the carrier.
- * Returns the HTTP status or network code of the failed call, or undefined for other messages.
- */
-export function provisioningFailureOf(text: string): { status?: number; code?: string } | undefined {
-	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+)|(no complete answer))?/.exec(text);
-	if (!match) return undefined;
-	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
 }
 
 function transient(stop: ExchangeStop): boolean {
@@ -92,7 +65,7 @@ async function postJson(
 	baseUrl: string,
 	path: string,
 	body: IDataObject,
-	step: string,
+	step: ProvisioningStep,
 	redact: Redact,
 ): Promise<IDataObject> {
 	let unanswered: ProvisioningError | undefined;
