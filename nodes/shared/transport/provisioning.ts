@@ -108,14 +108,16 @@ export async function provisionAccessToken(
 	baseUrl: string,
 	jti: string,
 	refreshToken: string,
+	/** The credential's other tokens (storedSecretsOf), which a token request's error may echo too. */
+	otherSecrets: unknown[] = [],
 ): Promise<ProvisionedToken> {
-	let redact = redactorOf([refreshToken]);
+	let redact = redactorOf([refreshToken, ...otherSecrets]);
 	const begun = await postJson(helpers, baseUrl, PROVISIONING.beginPath, { [PROVISIONING.jtiField]: jti }, 'begin', redact);
 	const salt = pick(begun, PROVISIONING.saltPaths);
 	if (!salt) throw new ProvisioningError('begin', 'the response holds no salt');
 
 	const signature = provisioningSignature(salt, refreshToken);
-	redact = redactorOf([refreshToken, salt, signature]);
+	redact = redactorOf([refreshToken, ...otherSecrets, salt, signature]);
 	const refreshed = await postJson(
 		helpers,
 		baseUrl,

@@ -8,7 +8,7 @@ import type { ApiContext, ApiRequest } from './exchange';
 import { cancelSignalOf, CREDENTIAL_TYPE } from './exchange';
 import type { TransportFailure } from './failure';
 import { withQuery } from './query';
-import { redactorOf } from './redact';
+import { redactorOf, storedSecretsOf } from './redact';
 import { gateFor } from './rateGate';
 import { isIdempotent, isRetryable, retryDelayMs } from './retryPolicy';
 import { attemptOnce } from './tokens';
@@ -32,7 +32,7 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 			attempts,
 			subject: request.subject,
 			itemIndex: request.itemIndex,
-			redact: redactorOf([credentials.refreshToken, credentials.legacyToken, credentials.accessToken, storedToken]),
+			redact: redactorOf([...storedSecretsOf(credentials), storedToken]),
 		});
 
 	let failure: TransportFailure | undefined;
