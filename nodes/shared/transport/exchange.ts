@@ -60,6 +60,27 @@ export function tokenOf(credentials: ICredentialDataDecryptedObject): string {
 }
 
 /**
+ * Calls `onArrival` when n8n merges a provisioned token into `credentials` (n8n-core 2.8 and 2.41
+ * both `Object.assign` preAuthentication's result into the object handed over as
+ * `credentialsDecrypted` right before they send the request). The returned function turns the
+ * property back into plain data. Were n8n ever to copy the object instead, the exchange simply
+ * keeps the longer budget that covers the token requests.
+ */
+function whenTokenArrives(credentials: ICredentialDataDecryptedObject, onArrival: () => void): () => void {
+	let token = credentials.accessToken;
+	Object.defineProperty(credentials, 'accessToken', {
+		configurable: true,
+		enumerable: true,
+		get: () => token,
+		set: (value: ICredentialDataDecryptedObject[string]) => {
+			token = value;
+			if (tokenOf(credentials) !== '') onArrival();
+		},
+	});
+	return () => Object.defineProperty(credentials, 'accessToken', { configurable: true, enumerable: true, writable: true, value: token });
+}
+
+/**
  * One HTTP exchange through n8n's helper, so that pre-authentication (and the write-back of a new
  * token), proxies and n8n's request options apply. The credentials are handed over decrypted
  * (`credentialsDecrypted`): n8n neither reads nor decrypts them again, and a copy whose access
@@ -69,7 +90,8 @@ export function tokenOf(credentials: ICredentialDataDecryptedObject): string {
  * Every status comes back as a response (`ignoreHttpStatusErrors`), headers included, so that a
  * 429's Retry-After is always seen and a 401 is handled here: n8n's own "401 → provision → retry
  * once" would send a token the server has just refused once more. The body is streamed and read
- * under the total deadline and size cap (bounded.ts), then checked (answer.ts).
+ * under the total deadline and size cap (bounded.ts), then checked (answer.ts). When a token must
+ * be provisioned first, the request's own deadline starts once the token is in.
  */
 export async function send(
 	context: ApiContext,
@@ -90,16 +112,21 @@ export async function send(
 	if (request.body !== undefined) options.body = request.body;
 	const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
 	const credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
+	const provisioning = tokenOf(credentials) === '';
+	let settle = () => {};
 	try {
-		const answer = await boundedExchange(async (signal) => {
+		const answer = await boundedExchange(async (signal, startOwnDeadline) => {
 			options.abortSignal = signal;
+			if (provisioning) settle = whenTokenArrives(credentials, startOwnDeadline);
 			return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted,
 			})) as IN8nHttpFullResponse;
-		}, cancelSignalOf(context), tokenOf(credentials) === '' ? PROVISIONING_EXCHANGES : 0);
+		}, cancelSignalOf(context), provisioning ? PROVISIONING_EXCHANGES : 0);
 		return checkAnswer(answer, request.expect ?? 'record');
 	} catch (error) {
 		return { failure: failureOf(error) };
+	} finally {
+		settle();
 	}
 }
 

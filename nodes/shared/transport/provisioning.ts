@@ -3,7 +3,7 @@ import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-
 
 import { PROVISIONING } from '../apiChoices';
 import { checkAnswer } from './answer';
-import type { ExchangeStop, RawAnswer } from './bounded';
+import type { RawAnswer } from './bounded';
 import { boundedExchange, ExchangeStopped, transportLimits } from './bounded';
 import { apiErrorBody } from './failure';
 import type { ProvisioningStep } from './provisioningError';
@@ -45,14 +45,9 @@ function pick(body: unknown, paths: ReadonlyArray<readonly string[]>): string | 
 	return undefined;
 }
 
-/** 429, 5xx and network failures of a provisioning call are worth another try; 4xx are not. */
-function isTransient(status: number | undefined, code: string | undefined): boolean {
-	if (status !== undefined) return status === 429 || status >= 500;
-	return code !== undefined;
-}
-
-function transient(stop: ExchangeStop): boolean {
-	return stop === 'deadline';
+/** 429 and 5xx of a provisioning call are worth another try; other statuses are not. */
+function isTransient(status: number | undefined): boolean {
+	return status !== undefined && (status === 429 || status >= 500);
 }
 
 /**
@@ -86,8 +81,8 @@ async function postJson(
 		const code = (error as { code?: unknown }).code;
 		unanswered =
 			error instanceof ExchangeStopped
-				? new ProvisioningError(step, error.message, transient(error.reason))
-				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', true);
+				? new ProvisioningError(step, error.message, error.trickled ? 'tooSlow' : error.reason === 'deadline' ? 'transient' : 'refused')
+				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', 'transient');
 		return undefined;
 	});
 	if (answer === undefined) throw unanswered as ProvisioningError;
@@ -99,7 +94,7 @@ async function postJson(
 		.map((inner) => inner.reason)
 		.filter((reason): reason is string => typeof reason === 'string')
 		.map(redact);
-	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), isTransient(status, undefined));
+	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), isTransient(status) ? 'transient' : 'refused');
 }
 
 /** The spec's provisioning flow: begin with the JTI, sign the salt, exchange for an access token. */

@@ -10,37 +10,48 @@ const PROVISIONING_ERROR_PREFIX = 'Personnel Data API credential:';
 /** The two token requests of the spec's flow, named as the messages name them. */
 export type ProvisioningStep = 'begin' | 'refresh';
 
-/** What bounded.ts says of an exchange that ran out of time; read back as ETIMEDOUT. */
-const OUT_OF_TIME = 'no complete answer';
+/**
+ * How a token request failed, for the advice the message gives and for the transport's retry:
+ * `refused` (a 4xx or a bad answer: the credential or its environment is wrong), `transient`
+ * (429, 5xx, network, no answer in time: worth another try), `tooSlow` (the answer was still
+ * arriving at the deadline: a server or proxy that trickles would do it again, so no retry).
+ */
+export type ProvisioningFailureKind = 'refused' | 'transient' | 'tooSlow';
+
+const ADVICE: Record<ProvisioningFailureKind, string> = {
+	refused: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.',
+	transient: 'The service did not answer the token request; try again later.',
+	tooSlow: 'The service did not answer the token request in time; try again later.',
+};
 
 /**
  * Errors from `helpers.httpRequest` carry the request (JTI, signature) and sometimes the response;
  * only the status and the API's reasons are kept so that no secret reaches a message or a log.
  */
 export class ProvisioningError extends Error {
-	constructor(step: ProvisioningStep, detail: string, transient = false) {
-		super(
-			`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ` +
-				(transient
-					? 'The service did not answer the token request; try again later.'
-					: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.'),
-		);
+	constructor(step: ProvisioningStep, detail: string, kind: ProvisioningFailureKind = 'refused') {
+		super(`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ${ADVICE[kind]}`);
 		this.name = 'ProvisioningError';
 	}
 }
 
-const MESSAGE_SHAPE = new RegExp(
-	`${PROVISIONING_ERROR_PREFIX} (?:begin|refresh) failed \\((?:HTTP (\\d{3})|([A-Z][A-Z_]+)|(${OUT_OF_TIME}))?`,
-);
+const MESSAGE_SHAPE = new RegExp(`${PROVISIONING_ERROR_PREFIX} (?:begin|refresh) failed \\((?:HTTP (\\d{3})|([A-Z][A-Z_]+)|(no complete answer))?`);
+
+/** What the transport learns from a token request's failure (see TransportFailure). */
+export interface ProvisioningFailure {
+	status?: number;
+	code?: string;
+	trickled?: boolean;
+}
 
 /**
  * Recognises a ProvisioningError's message after n8n has wrapped it: n8n's NodeApiError keeps the
  * message (or moves it to `messages`) but not the error object, so the message is the carrier.
  * Returns the HTTP status or network code of the failed call, or undefined for other messages.
  */
-export function provisioningFailureOf(text: string): { status?: number; code?: string } | undefined {
+export function provisioningFailureOf(text: string): ProvisioningFailure | undefined {
 	const match = MESSAGE_SHAPE.exec(text);
 	if (!match) return undefined;
+	if (text.includes(ADVICE.tooSlow)) return { code: 'ETIMEDOUT', trickled: true };
 	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
 }
-
