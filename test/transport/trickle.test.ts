@@ -6,6 +6,7 @@ import type { NodeRuntime } from '../harness';
 import { expectNoSecrets } from '../helpers/secrets';
 import type { HostileServer as Server } from './hostileServer';
 import { employee, HostileServer, hostileSecrets, page, runtimeFor, SALT, sendJson, trickling } from './hostileServer';
+import { fastBackoff } from './support';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const DEADLINE_MS = 600;
@@ -19,6 +20,9 @@ const EVERY_MS = 200;
 describe('a body trickled past the deadline ends at the deadline, body included, with "did not answer … in time"', () => {
 	let server: Server;
 	let runtime: NodeRuntime;
+	// A connection the server dropped before answering (a reused keep-alive socket, on a busy
+	// machine) is retried as always; what must not be retried is the trickled answer.
+	fastBackoff();
 	const saved = { ...transportLimits };
 	beforeAll(() => Object.assign(transportLimits, { deadlineMs: DEADLINE_MS }));
 	afterAll(() => Object.assign(transportLimits, saved));
@@ -32,6 +36,13 @@ describe('a body trickled past the deadline ends at the deadline, body included,
 		await server.close();
 	});
 
+	/**
+	 * Exchanges that lasted until the deadline, as the server measures them (from the request's
+	 * arrival, a moment after the client's deadline began): the trickled ones, as opposed to a
+	 * dropped connection. Exactly one means: not retried.
+	 */
+	const trickled = (exchanges: number[]) => exchanges.filter((ms) => ms >= DEADLINE_MS / 2);
+
 	async function timed(parameters: INodeParameters) {
 		const started = Date.now();
 		const result = await runtime.execute({ nodeType: 'personnelData', parameters });
@@ -43,10 +54,9 @@ describe('a body trickled past the deadline ends at the deadline, body included,
 		server.api = trickling(200, JSON.stringify({ data: employee(1) }), EVERY_MS, exchanges);
 		const result = await timed(getOne);
 		expect(result.error?.message).toBe(`The Personnel Data API did not answer GET /v1/org/employees/${ID} in time (the answer was still arriving after 0.6 s)`);
-		expect(server.apiRequests()).toHaveLength(1);
 		await sleep(50); // the server sees the close a moment after the client
-		expect(exchanges).toHaveLength(1);
-		expect(exchanges[0]).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+		expect(trickled(exchanges)).toHaveLength(1);
+		expect(Math.max(...exchanges)).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
 		expect(result.elapsedMs).toBeLessThan(2 * DEADLINE_MS);
 	});
 
@@ -55,9 +65,9 @@ describe('a body trickled past the deadline ends at the deadline, body included,
 		server.api = trickling(200, JSON.stringify(page([employee(1)], null, false)), EVERY_MS, exchanges);
 		const result = await timed(getMany);
 		expect(result.error?.message).toBe('The Personnel Data API did not answer GET /v1/org/employees in time (the answer was still arriving after 0.6 s)');
-		expect(server.apiRequests()).toHaveLength(1);
 		await sleep(50);
-		expect(exchanges[0]).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+		expect(trickled(exchanges)).toHaveLength(1);
+		expect(Math.max(...exchanges)).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
 		expect(result.elapsedMs).toBeLessThan(2 * DEADLINE_MS);
 	});
 
@@ -68,10 +78,10 @@ describe('a body trickled past the deadline ends at the deadline, body included,
 		expect(result.error?.message).toBe(
 			'Personnel Data API credential: begin failed (the answer was still arriving after 0.6 s). The service did not answer the token request in time; try again later.',
 		);
-		expect(server.provisioningCalls('begin')).toBe(1);
 		expect(server.apiRequests()).toHaveLength(0);
 		await sleep(50);
-		expect(exchanges[0]).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+		expect(trickled(exchanges)).toHaveLength(1);
+		expect(Math.max(...exchanges)).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
 		expect(result.elapsedMs).toBeLessThan(2 * DEADLINE_MS);
 	});
 
@@ -82,10 +92,10 @@ describe('a body trickled past the deadline ends at the deadline, body included,
 		expect(result.error?.message).toBe(
 			'Personnel Data API credential: refresh failed (the answer was still arriving after 0.6 s). The service did not answer the token request in time; try again later.',
 		);
-		expect(server.provisioningCalls('refresh')).toBe(1);
 		expect(server.apiRequests()).toHaveLength(0);
 		await sleep(50);
-		expect(exchanges[0]).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
+		expect(trickled(exchanges)).toHaveLength(1);
+		expect(Math.max(...exchanges)).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS);
 		expect(result.elapsedMs).toBeLessThan(2 * DEADLINE_MS);
 	});
 
@@ -104,6 +114,6 @@ describe('a body trickled past the deadline ends at the deadline, body included,
 		await sleep(50);
 		// Without its own deadline the API request would have had what the token requests left of 3 × 0.6 s: ≈ 0.96 s.
 		expect(exchanges[0]).toBeLessThanOrEqual(DEADLINE_MS + SLACK_MS / 2);
-		expect(exchanges[0]).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+		expect(exchanges[0]).toBeGreaterThanOrEqual(DEADLINE_MS / 2);
 	});
 });

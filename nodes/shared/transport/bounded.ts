@@ -82,12 +82,15 @@ class Deadline {
 	}
 }
 
+/** How a deadline stop before the answer began reads; provisioningError.ts recognises it. */
+export const NO_ANSWER_IN_TIME = 'no complete answer';
+
 function stopOf(deadline: Deadline, bodyArriving: boolean): ExchangeStopped {
 	if (!deadline.signal.aborted) return new ExchangeStopped('cancelled', 'the execution was cancelled');
 	const seconds = deadline.ms / 1000;
 	return bodyArriving
 		? new ExchangeStopped('deadline', `the answer was still arriving after ${seconds} s`, true)
-		: new ExchangeStopped('deadline', `no complete answer within ${seconds} s`);
+		: new ExchangeStopped('deadline', `${NO_ANSWER_IN_TIME} within ${seconds} s`);
 }
 
 /** Settles (rejects) when `signal` aborts; `dispose` detaches it once the race is over. */

@@ -3,8 +3,10 @@
  * wraps a credential's preAuthentication error in its own NodeApiError and keeps only the
  * message, so the message is what carries the failed step, its status or network code and
  * whether it was transient from the credential (provisioning.ts) to the transport (failure.ts).
- * No imports of the transport: both sides depend on this file, never on each other.
+ * Both sides depend on this file, never on each other; it reads only bounded.ts's wording.
  */
+import { NO_ANSWER_IN_TIME } from './bounded';
+
 const PROVISIONING_ERROR_PREFIX = 'Personnel Data API credential:';
 
 /** The two token requests of the spec's flow, named as the messages name them. */
@@ -35,7 +37,7 @@ export class ProvisioningError extends Error {
 	}
 }
 
-const MESSAGE_SHAPE = new RegExp(`${PROVISIONING_ERROR_PREFIX} (?:begin|refresh) failed \\((?:HTTP (\\d{3})|([A-Z][A-Z_]+)|(no complete answer))?`);
+const MESSAGE_SHAPE = new RegExp(`${PROVISIONING_ERROR_PREFIX} (?:begin|refresh) failed \\((?:HTTP (\\d{3})|([A-Z][A-Z_]+)|(${NO_ANSWER_IN_TIME}))?`);
 
 /** What the transport learns from a token request's failure (see TransportFailure). */
 export interface ProvisioningFailure {
