@@ -11,6 +11,7 @@ import type {
 import { CREDENTIAL_TEST_PATH, HTTP } from '../nodes/shared/apiChoices';
 import { BASE_URL_EXPRESSION, baseUrlOf } from '../nodes/shared/transport/baseUrl';
 import { jwtExpiry, provisionAccessToken } from '../nodes/shared/transport/provisioning';
+import { storedSecretsOf } from '../nodes/shared/transport/redact';
 
 export class PersonnelDataApi implements ICredentialType {
 	name = 'personnelDataApi';
@@ -87,6 +88,25 @@ export class PersonnelDataApi implements ICredentialType {
 			required: true,
 			displayOptions: { show: { authMode: ['legacyToken'] } },
 		},
+		// n8n hands a node and preAuthentication only the fields the form displays, so a token kept
+		// in the other mode's field (the user switched modes) would be unknown to the redaction of
+		// errors, and n8n 2.8 would drop it when it stores a new access token. These never-shown
+		// twins (same names, after the visible fields so that n8n blanks them for the browser as
+		// passwords) make n8n hand over both stored tokens in either mode.
+		{
+			displayName: 'Refresh Token (Either Mode)',
+			name: 'refreshToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'Legacy Token (Either Mode)',
+			name: 'legacyToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 		// Filled by preAuthentication; n8n empties it and provisions again after a 401.
 		{
 			displayName: 'Access Token',
@@ -115,6 +135,7 @@ export class PersonnelDataApi implements ICredentialType {
 			baseUrl,
 			String(credentials.jti ?? ''),
 			String(credentials.refreshToken ?? ''),
+			storedSecretsOf(credentials),
 		);
 		return { ...token };
 	}

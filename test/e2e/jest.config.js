@@ -21,6 +21,8 @@ module.exports = {
 		roots: ['<rootDir>/test/e2e'],
 		testMatch: ['**/*.e2e.test.ts'],
 		globals: { N8N_KEY: key },
+		// Ends the run with one line when the build or this key's n8n install is missing (prerequisites.ts).
+		globalSetup: '<rootDir>/test/e2e/globalSetup.ts',
 		transform: {
 			'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/e2e/tsconfig.json' }],
 		},

@@ -12,7 +12,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -23,6 +23,9 @@ import {
 	type N8nServer,
 	type N8nUserFolder,
 } from './n8n';
+import { postgresBinDir, redisBinary } from './prerequisites';
+
+export { postgresBinDir } from './prerequisites';
 
 // ---------------------------------------------------------------------------------------------
 // Child processes
@@ -108,23 +111,6 @@ async function endChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: nu
 export const POSTGRES_OS_USER = 'pd-e2e-postgres';
 const POSTGRES_ROLE = 'n8n';
 const POSTGRES_PASSWORD = 'n8n-e2e';
-
-/** The folder with initdb and postgres: PD_E2E_PG_BIN, the newest Debian install, or PATH. */
-export function postgresBinDir(): string {
-	const fromEnv = process.env.PD_E2E_PG_BIN;
-	if (fromEnv) return fromEnv;
-	const debian = '/usr/lib/postgresql';
-	if (existsSync(debian)) {
-		const versions = readdirSync(debian)
-			.filter((v) => existsSync(path.join(debian, v, 'bin', 'initdb')))
-			.sort((a, b) => Number(b) - Number(a));
-		if (versions.length) return path.join(debian, versions[0], 'bin');
-	}
-	for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-		if (dir && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'postgres'))) return dir;
-	}
-	throw new Error('PostgreSQL not found: apt-get install -y postgresql (or set PD_E2E_PG_BIN to the folder of initdb)');
-}
 
 function asRoot(): boolean {
 	return typeof process.getuid === 'function' && process.getuid() === 0;
@@ -270,13 +256,6 @@ export interface Redis {
 	port: number;
 	logs(): string;
 	stop(): Promise<void>;
-}
-
-function redisBinary(): string {
-	for (const dir of [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/usr/local/bin']) {
-		if (dir && existsSync(path.join(dir, 'redis-server'))) return path.join(dir, 'redis-server');
-	}
-	throw new Error('redis-server not found: apt-get install -y redis-server');
 }
 
 export async function startRedis(): Promise<Redis> {
@@ -432,9 +411,17 @@ export async function startQueueCluster(key: string, opts: QueueClusterOptions =
 	const ownPostgres = !opts.postgres;
 	const ownRedis = !opts.redis;
 	const postgres = opts.postgres ?? (await startPostgres());
-	const redis = opts.redis ?? (await startRedis());
+	// Whatever fails from here on stops what this call started: a left-over server would keep jest waiting.
+	const redis = await (opts.redis ? Promise.resolve(opts.redis) : startRedis()).catch(async (error: unknown) => {
+		if (ownPostgres) await postgres.stop().catch(() => undefined);
+		throw error;
+	});
 	const tag = randomBytes(4).toString('hex');
-	const database = await postgres.createDatabase(`n8n_${tag}`);
+	const database = await postgres.createDatabase(`n8n_${tag}`).catch(async (error: unknown) => {
+		if (ownRedis) await redis.stop().catch(() => undefined);
+		if (ownPostgres) await postgres.stop().catch(() => undefined);
+		throw error;
+	});
 	const env: Record<string, string> = {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: redis.host,

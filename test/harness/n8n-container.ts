@@ -11,7 +11,7 @@
  * - `Cipher`, `ErrorReporter`, `ScheduledTaskManager`, `AiConfig`, `CronLoggingConfig`: left to
  *   the container to construct for real (they only depend on the two above and on env-driven
  *   config classes; the cron manager starts no timer when `activeInterval` is 0, the default).
- * - `SSHClientsManager`: real, built up front so its cleanup timer can be `unref()`ed.
+ * - `SSHClientsManager`: real, built up front so that its cleanup interval can be stopped.
  * - `BinaryDataService`: only touched by binary helpers; not needed by JSON-only nodes, not set.
  */
 import { InstanceSettings } from 'n8n-core';
@@ -54,9 +54,13 @@ function registerInstanceSettings(): void {
 	});
 	Container.set(InstanceSettings, standIn);
 	// Every ExecuteContext asks the container for the real SSH clients manager (SSH tunnel
-	// helpers). Its constructor starts a 60 s cleanup interval that would keep Jest alive.
+	// helpers). Its constructor starts a 60 s cleanup interval, on the host's timers: even
+	// unref()ed it would fire forever and hold this test file's whole module registry (n8n-core,
+	// the nodes, the simulator), so a jest worker grew by every file it ran and was still
+	// tearing down hundreds of MB when jest gave up on it ("A worker process has failed to exit
+	// gracefully"). No test uses SSH tunnels: the interval is stopped.
 	const sshClients = Container.get(SSHClientsManager) as unknown as { cleanupTimer?: NodeJS.Timeout };
-	sshClients.cleanupTimer?.unref();
+	clearInterval(sshClients.cleanupTimer);
 	instanceSettingsRegistered = true;
 }
 

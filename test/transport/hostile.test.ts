@@ -257,9 +257,9 @@ describe('a hostile server: every request and page walk ends, with the truth', (
 				response.end();
 			};
 			const result = await execute(getMany());
-			expect(result.error?.message).toBe(`The Personnel Data API did not answer ${LIST} in time (no complete answer within 0.6 s)`);
-			expect((result.error as NodeApiError | undefined)?.description).toContain(`gave up after ${HTTP.maxAttempts} attempts`);
-			expect(server.apiRequests()).toHaveLength(HTTP.maxAttempts);
+			expect(result.error?.message).toBe(`The Personnel Data API did not answer ${LIST} in time (the answer was still arriving after 0.6 s)`);
+			// Not retried: a trickling server would hold the run once per attempt (trickle.test.ts).
+			expect(server.apiRequests()).toHaveLength(1);
 		}, 20_000);
 
 		it('headers that never come: stopped at the deadline too', async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { sleep } from 'n8n-workflow';
+
 import { PersonnelDataApi } from '../../credentials/PersonnelDataApi.credentials';
 import { PersonnelData } from '../../nodes/PersonnelData/PersonnelData.node';
 import { PersonnelDataTrigger } from '../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
@@ -48,6 +50,23 @@ export function employee(index: number): Record<string, unknown> {
 
 export function page(data: unknown, endCursor: unknown, hasNextPage: unknown): Record<string, unknown> {
 	return { data, pagination: { end_cursor: endCursor, has_next_page: hasNextPage, start_cursor: null, has_previous_page: false } };
+}
+
+/**
+ * A handler that sends its headers at once and then `body` one byte every `everyMs`: never idle,
+ * never done in time. `exchanges` receives, per request, how long its connection stayed open.
+ */
+export function trickling(status: number, body: string, everyMs: number, exchanges: number[] = []): Handler {
+	return async (request, response) => {
+		response.on('close', () => exchanges.push(Date.now() - request.at));
+		response.writeHead(status, { 'content-type': 'application/json' });
+		for (const byte of body) {
+			if (response.destroyed) return;
+			response.write(byte);
+			await sleep(everyMs);
+		}
+		response.end();
+	};
 }
 
 /**

@@ -15,6 +15,8 @@ export class ExchangeStopped extends Error {
 	constructor(
 		readonly reason: ExchangeStop,
 		message: string,
+		/** Out of time while the body was still arriving: the server answers, too slowly to wait for again. */
+		readonly trickled = false,
 	) {
 		super(message);
 		this.name = 'ExchangeStopped';
@@ -49,10 +51,46 @@ function tooLarge(): ExchangeStopped {
 	return new ExchangeStopped('tooLarge', `the answer was larger than ${sizeOf(transportLimits.maxBodyBytes)}`);
 }
 
-function stopOf(deadline: AbortSignal, ms: number): ExchangeStopped {
-	return deadline.aborted
-		? new ExchangeStopped('deadline', `no complete answer within ${ms / 1000} s`)
-		: new ExchangeStopped('cancelled', 'the execution was cancelled');
+/**
+ * The time one exchange has left. AbortSignal.timeout, not a timer of our own: its timer never
+ * keeps the process alive, and one that fires after the exchange ended only aborts a signal
+ * nobody listens to any more. `restart` starts a fresh deadline (see boundedExchange).
+ */
+class Deadline {
+	private readonly controller = new AbortController();
+	private timer?: AbortSignal;
+	private readonly expire = () => this.controller.abort();
+
+	constructor(public ms: number) {
+		this.restart(ms);
+	}
+
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	restart(ms: number): void {
+		if (this.signal.aborted) return;
+		this.dispose();
+		this.ms = ms;
+		this.timer = AbortSignal.timeout(ms);
+		this.timer.addEventListener('abort', this.expire, { once: true });
+	}
+
+	dispose(): void {
+		this.timer?.removeEventListener('abort', this.expire);
+	}
+}
+
+/** How a deadline stop before the answer began reads; provisioningError.ts recognises it. */
+export const NO_ANSWER_IN_TIME = 'no complete answer';
+
+function stopOf(deadline: Deadline, bodyArriving: boolean): ExchangeStopped {
+	if (!deadline.signal.aborted) return new ExchangeStopped('cancelled', 'the execution was cancelled');
+	const seconds = deadline.ms / 1000;
+	return bodyArriving
+		? new ExchangeStopped('deadline', `the answer was still arriving after ${seconds} s`, true)
+		: new ExchangeStopped('deadline', `${NO_ANSWER_IN_TIME} within ${seconds} s`);
 }
 
 /** Settles (rejects) when `signal` aborts; `dispose` detaches it once the race is over. */
@@ -100,22 +138,30 @@ function discard(response: IN8nHttpFullResponse | undefined): void {
  * (`encoding: 'stream'`, `returnFullResponse`) so that the body is read here, under the deadline.
  *
  * Why a race as well as the signal: n8n's `httpRequestWithAuthentication` replaces any abort signal
- * with the execution's cancel signal, so until the headers arrive the deadline can only stop the
- * waiting; the socket then ends through the idle `timeout` and a late answer is discarded.
+ * with the execution's cancel signal (n8n-core 2.8 and 2.41 alike), so the helper never sees the
+ * deadline. The race ends the wait at the deadline whatever the helper does; the body stream is
+ * then destroyed (its socket closed) here, and an answer whose headers arrive later is destroyed
+ * as it comes. A body trickled byte by byte (never idle, so n8n's idle `timeout` never fires) ends
+ * at the deadline like a silent one.
+ *
+ * `exchangesBefore`: token requests the helper makes before this one (begin and refresh, each
+ * under its own deadline in provisioning.ts). Until `send` calls `startOwnDeadline` (when the
+ * token is in, see exchange.ts) the wait may last that many deadlines more; from then on this
+ * exchange has one deadline of its own, as if the token had been there from the start.
  */
 export async function boundedExchange(
-	send: (signal: AbortSignal) => Promise<IN8nHttpFullResponse>,
+	send: (signal: AbortSignal, startOwnDeadline: () => void) => Promise<IN8nHttpFullResponse>,
 	cancel?: AbortSignal,
-	/** Exchanges the send includes before its own (a token's begin and refresh), each with its own deadline. */
 	exchangesBefore = 0,
 ): Promise<RawAnswer> {
-	const deadline = AbortSignal.timeout(transportLimits.deadlineMs * (1 + exchangesBefore));
-	const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
-	const stop = () => stopOf(deadline, transportLimits.deadlineMs * (1 + exchangesBefore));
+	const deadline = new Deadline(transportLimits.deadlineMs * (1 + exchangesBefore));
+	const signal = cancel ? AbortSignal.any([deadline.signal, cancel]) : deadline.signal;
+	let bodyArriving = false;
+	const stop = () => stopOf(deadline, bodyArriving);
 	if (signal.aborted) throw stop();
 	const aborted = whenAborted(signal, stop);
-	const sending = send(signal);
 	let response: IN8nHttpFullResponse | undefined;
+	const sending = send(signal, () => deadline.restart(transportLimits.deadlineMs));
 	try {
 		response = await Promise.race([sending, aborted.promise]);
 		const length = Number(response.headers?.['content-length']);
@@ -123,6 +169,7 @@ export async function boundedExchange(
 			discard(response);
 			throw tooLarge();
 		}
+		bodyArriving = true;
 		const body = await Promise.race([readBody(response.body, signal, stop), aborted.promise]);
 		return { status: response.statusCode, headers: (response.headers ?? {}) as Record<string, unknown>, body };
 	} catch (error) {
@@ -131,6 +178,7 @@ export async function boundedExchange(
 		throw signal.aborted && !(error instanceof ExchangeStopped) ? stop() : error;
 	} finally {
 		aborted.dispose();
+		deadline.dispose();
 	}
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ExchangeStop } from './bounded';
 import { ExchangeStopped } from './bounded';
-import { provisioningFailureOf } from './provisioning';
+import { provisioningFailureOf } from './provisioningError';
 
 /** What a failed request left behind, stripped of the request itself (it holds the token). */
 export interface TransportFailure {
@@ -22,6 +22,11 @@ export interface TransportFailure {
 	notSent?: boolean;
 	/** This side ended the exchange: out of time, the answer too large, or the execution cancelled. */
 	stopped?: ExchangeStop;
+	/**
+	 * Out of time while the answer (of the API or of a token request) was still arriving: the server
+	 * answers, too slowly. Not retried: a trickling server or proxy would hold the run once per attempt.
+	 */
+	trickled?: boolean;
 	/** A 2xx that is not the API's JSON: what was expected and what came instead. */
 	badAnswer?: string;
 	/** An error status whose body is not JSON: its type, size and first words. */
@@ -67,7 +72,12 @@ function textsOf(error: AxiosLike): string[] {
  */
 export function failureOf(error: unknown): TransportFailure {
 	if (error instanceof ExchangeStopped) {
-		return { stopped: error.reason, code: error.reason === 'deadline' ? 'ETIMEDOUT' : undefined, message: error.message };
+		return {
+			stopped: error.reason,
+			code: error.reason === 'deadline' ? 'ETIMEDOUT' : undefined,
+			trickled: error.trickled || undefined,
+			message: error.message,
+		};
 	}
 	let current = error as AxiosLike | undefined;
 	for (let depth = 0; depth < 4 && current; depth++) {

@@ -3,9 +3,11 @@ import type { IDataObject, IHttpRequestHelper, IN8nHttpFullResponse } from 'n8n-
 
 import { PROVISIONING } from '../apiChoices';
 import { checkAnswer } from './answer';
-import type { ExchangeStop, RawAnswer } from './bounded';
+import type { RawAnswer } from './bounded';
 import { boundedExchange, ExchangeStopped, transportLimits } from './bounded';
 import { apiErrorBody } from './failure';
+import type { ProvisioningStep } from './provisioningError';
+import { ProvisioningError } from './provisioningError';
 import type { Redact } from './redact';
 import { redactorOf } from './redact';
 
@@ -43,43 +45,9 @@ function pick(body: unknown, paths: ReadonlyArray<readonly string[]>): string | 
 	return undefined;
 }
 
-const PROVISIONING_ERROR_PREFIX = 'Personnel Data API credential:';
-
-/** 429, 5xx and network failures of a provisioning call are worth another try; 4xx are not. */
-function isTransient(status: number | undefined, code: string | undefined): boolean {
-	if (status !== undefined) return status === 429 || status >= 500;
-	return code !== undefined;
-}
-
-/**
- * Errors from `helpers.httpRequest` carry the request (JTI, signature) and sometimes the response;
- * only the status and the API's reasons are kept so that no secret reaches a message or a log.
- */
-export class ProvisioningError extends Error {
-	constructor(step: string, detail: string, transient = false) {
-		super(
-			`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ` +
-				(transient
-					? 'The service did not answer the token request; try again later.'
-					: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.'),
-		);
-		this.name = 'ProvisioningError';
-	}
-}
-
-/**
- * Recognises a ProvisioningError's message after n8n has wrapped it: n8n's NodeApiError keeps the
- * message (or moves it to `messages`) but not the error object, so the message is the carrier.
- * Returns the HTTP status or network code of the failed call, or undefined for other messages.
- */
-export function provisioningFailureOf(text: string): { status?: number; code?: string } | undefined {
-	const match = /Personnel Data API credential: (?:begin|refresh) failed \((?:HTTP (\d{3})|([A-Z][A-Z_]+)|(no complete answer))?/.exec(text);
-	if (!match) return undefined;
-	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
-}
-
-function transient(stop: ExchangeStop): boolean {
-	return stop === 'deadline';
+/** 429 and 5xx of a provisioning call are worth another try; other statuses are not. */
+function isTransient(status: number | undefined): boolean {
+	return status !== undefined && (status === 429 || status >= 500);
 }
 
 /**
@@ -92,7 +60,7 @@ async function postJson(
 	baseUrl: string,
 	path: string,
 	body: IDataObject,
-	step: string,
+	step: ProvisioningStep,
 	redact: Redact,
 ): Promise<IDataObject> {
 	let unanswered: ProvisioningError | undefined;
@@ -113,8 +81,8 @@ async function postJson(
 		const code = (error as { code?: unknown }).code;
 		unanswered =
 			error instanceof ExchangeStopped
-				? new ProvisioningError(step, error.message, transient(error.reason))
-				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', true);
+				? new ProvisioningError(step, error.message, error.trickled ? 'tooSlow' : error.reason === 'deadline' ? 'transient' : 'refused')
+				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', 'transient');
 		return undefined;
 	});
 	if (answer === undefined) throw unanswered as ProvisioningError;
@@ -126,7 +94,7 @@ async function postJson(
 		.map((inner) => inner.reason)
 		.filter((reason): reason is string => typeof reason === 'string')
 		.map(redact);
-	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), isTransient(status, undefined));
+	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), isTransient(status) ? 'transient' : 'refused');
 }
 
 /** The spec's provisioning flow: begin with the JTI, sign the salt, exchange for an access token. */
@@ -135,14 +103,16 @@ export async function provisionAccessToken(
 	baseUrl: string,
 	jti: string,
 	refreshToken: string,
+	/** The credential's other tokens (storedSecretsOf), which a token request's error may echo too. */
+	otherSecrets: unknown[] = [],
 ): Promise<ProvisionedToken> {
-	let redact = redactorOf([refreshToken]);
+	let redact = redactorOf([refreshToken, ...otherSecrets]);
 	const begun = await postJson(helpers, baseUrl, PROVISIONING.beginPath, { [PROVISIONING.jtiField]: jti }, 'begin', redact);
 	const salt = pick(begun, PROVISIONING.saltPaths);
 	if (!salt) throw new ProvisioningError('begin', 'the response holds no salt');
 
 	const signature = provisioningSignature(salt, refreshToken);
-	redact = redactorOf([refreshToken, salt, signature]);
+	redact = redactorOf([refreshToken, ...otherSecrets, salt, signature]);
 	const refreshed = await postJson(
 		helpers,
 		baseUrl,

@@ -32,5 +32,14 @@ export function redactorOf(secrets: Iterable<unknown>): Redact {
 	};
 }
 
+/**
+ * Every token the credential holds, whichever authentication mode is active: a refresh-token
+ * credential may still keep a legacy token (and the reverse) that a server could echo. The
+ * credential declares both fields for either mode so that n8n hands them over.
+ */
+export function storedSecretsOf(credentials: Record<string, unknown>): unknown[] {
+	return [credentials.refreshToken, credentials.legacyToken, credentials.accessToken];
+}
+
 /** Only the shapes: for server text where no secret of ours is at hand (cursors, page errors). */
 export const redactShapes: Redact = redactorOf([]);

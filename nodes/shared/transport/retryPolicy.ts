@@ -14,9 +14,11 @@ export function isIdempotent(method: IHttpRequestMethods, declaredIdempotent = f
 /**
  * 429 means the server did not act, so every method may repeat it; other failures only when
  * repeating cannot write twice. A 401 was already retried once by n8n after provisioning again.
+ * An answer still trickling in at the deadline is not repeated: the run would wait once per attempt.
  */
 export function isRetryable(failure: TransportFailure, idempotent: boolean): boolean {
 	if (failure.status === 429) return true;
+	if (failure.trickled) return false;
 	// A token request that failed transiently: the API request itself was never sent.
 	if (failure.notSent) return failure.status !== undefined ? failure.status >= 500 : failure.code !== undefined;
 	if (!idempotent) return false;

@@ -17,6 +17,8 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e/queue'],
 	testMatch: ['**/*.queue.test.ts'],
 	globals: { N8N_KEY: key },
+	// Ends the run with one line when the build, Redis, PostgreSQL or the n8n install is missing (prerequisites.ts).
+	globalSetup: '<rootDir>/test/e2e/queue/globalSetup.ts',
 	testTimeout: 300000,
 	maxWorkers: 1,
 	transform: {

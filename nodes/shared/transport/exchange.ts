@@ -1,0 +1,132 @@
+/**
+ * One HTTP exchange with the API through n8n's helper, and the types every caller of the
+ * transport shares. Token bookkeeping lives in tokens.ts, the retry loop in request.ts.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import type { Expectation } from './answer';
+import { checkAnswer } from './answer';
+import { boundedExchange, transportLimits } from './bounded';
+import type { TransportFailure } from './failure';
+import { failureOf } from './failure';
+import type { Query } from './query';
+
+export const CREDENTIAL_TYPE = 'personnelDataApi';
+
+export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, already holding any path parameters. */
+	path: string;
+	query?: Query;
+	body?: IDataObject;
+	/** A POST that only reads (the shape list) may be repeated like a GET. */
+	idempotent?: boolean;
+	/** What a successful answer must hold; a single record unless said otherwise. */
+	expect?: Expectation;
+	/** Names the record for 403/404 messages, e.g. "Employee 3f2c…". */
+	subject?: string;
+	itemIndex?: number;
+	/**
+	 * Epoch ms by which any pause before a retry must be over; a longer one (a Retry-After, a
+	 * backoff) gives up with the error at once. A trigger poll sets its next poll's start here.
+	 */
+	waitUntil?: number;
+}
+
+/** A provisioning is two exchanges (begin, refresh), each under its own deadline. */
+const PROVISIONING_EXCHANGES = 2;
+
+export type Outcome = { body: IDataObject; failure?: undefined } | { failure: TransportFailure };
+
+/** The execution's cancel signal, where the context has one (executions and, in n8n 2.x, polls). */
+export function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
+	const withSignal = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	return typeof withSignal.getExecutionCancelSignal === 'function' ? withSignal.getExecutionCancelSignal() : undefined;
+}
+
+export function tokenOf(credentials: ICredentialDataDecryptedObject): string {
+	return String(credentials.accessToken ?? '');
+}
+
+/**
+ * Calls `onArrival` when n8n merges a provisioned token into `credentials` (n8n-core 2.8 and 2.41
+ * both `Object.assign` preAuthentication's result into the object handed over as
+ * `credentialsDecrypted` right before they send the request). The returned function turns the
+ * property back into plain data. Were n8n ever to copy the object instead, the exchange simply
+ * keeps the longer budget that covers the token requests.
+ */
+function whenTokenArrives(credentials: ICredentialDataDecryptedObject, onArrival: () => void): () => void {
+	let token = credentials.accessToken;
+	Object.defineProperty(credentials, 'accessToken', {
+		configurable: true,
+		enumerable: true,
+		get: () => token,
+		set: (value: ICredentialDataDecryptedObject[string]) => {
+			token = value;
+			if (tokenOf(credentials) !== '') onArrival();
+		},
+	});
+	return () => Object.defineProperty(credentials, 'accessToken', { configurable: true, enumerable: true, writable: true, value: token });
+}
+
+/**
+ * One HTTP exchange through n8n's helper, so that pre-authentication (and the write-back of a new
+ * token), proxies and n8n's request options apply. The credentials are handed over decrypted
+ * (`credentialsDecrypted`): n8n neither reads nor decrypts them again, and a copy whose access
+ * token is empty makes n8n's pre-authentication provision a new token before this request, whose
+ * result n8n then stores and merges into the copy.
+ *
+ * Every status comes back as a response (`ignoreHttpStatusErrors`), headers included, so that a
+ * 429's Retry-After is always seen and a 401 is handled here: n8n's own "401 → provision → retry
+ * once" would send a token the server has just refused once more. The body is streamed and read
+ * under the total deadline and size cap (bounded.ts), then checked (answer.ts). When a token must
+ * be provisioned first, the request's own deadline starts once the token is in.
+ */
+export async function send(
+	context: ApiContext,
+	request: ApiRequest,
+	url: string,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<Outcome> {
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url,
+		json: true,
+		timeout: transportLimits.deadlineMs,
+		headers: { Accept: 'application/json' },
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	if (request.body !== undefined) options.body = request.body;
+	const stored = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
+	const provisioning = tokenOf(credentials) === '';
+	let settle = () => {};
+	try {
+		const answer = await boundedExchange(async (signal, startOwnDeadline) => {
+			options.abortSignal = signal;
+			if (provisioning) settle = whenTokenArrives(credentials, startOwnDeadline);
+			return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted,
+			})) as IN8nHttpFullResponse;
+		}, cancelSignalOf(context), provisioning ? PROVISIONING_EXCHANGES : 0);
+		return checkAnswer(answer, request.expect ?? 'record');
+	} catch (error) {
+		return { failure: failureOf(error) };
+	} finally {
+		settle();
+	}
+}
+

@@ -1,0 +1,59 @@
+/**
+ * The one owner of a token request's error message: it is written here and read back here. n8n
+ * wraps a credential's preAuthentication error in its own NodeApiError and keeps only the
+ * message, so the message is what carries the failed step, its status or network code and
+ * whether it was transient from the credential (provisioning.ts) to the transport (failure.ts).
+ * Both sides depend on this file, never on each other; it reads only bounded.ts's wording.
+ */
+import { NO_ANSWER_IN_TIME } from './bounded';
+
+const PROVISIONING_ERROR_PREFIX = 'Personnel Data API credential:';
+
+/** The two token requests of the spec's flow, named as the messages name them. */
+export type ProvisioningStep = 'begin' | 'refresh';
+
+/**
+ * How a token request failed, for the advice the message gives and for the transport's retry:
+ * `refused` (a 4xx or a bad answer: the credential or its environment is wrong), `transient`
+ * (429, 5xx, network, no answer in time: worth another try), `tooSlow` (the answer was still
+ * arriving at the deadline: a server or proxy that trickles would do it again, so no retry).
+ */
+export type ProvisioningFailureKind = 'refused' | 'transient' | 'tooSlow';
+
+const ADVICE: Record<ProvisioningFailureKind, string> = {
+	refused: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.',
+	transient: 'The service did not answer the token request; try again later.',
+	tooSlow: 'The service did not answer the token request in time; try again later.',
+};
+
+/**
+ * Errors from `helpers.httpRequest` carry the request (JTI, signature) and sometimes the response;
+ * only the status and the API's reasons are kept so that no secret reaches a message or a log.
+ */
+export class ProvisioningError extends Error {
+	constructor(step: ProvisioningStep, detail: string, kind: ProvisioningFailureKind = 'refused') {
+		super(`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ${ADVICE[kind]}`);
+		this.name = 'ProvisioningError';
+	}
+}
+
+const MESSAGE_SHAPE = new RegExp(`${PROVISIONING_ERROR_PREFIX} (?:begin|refresh) failed \\((?:HTTP (\\d{3})|([A-Z][A-Z_]+)|(${NO_ANSWER_IN_TIME}))?`);
+
+/** What the transport learns from a token request's failure (see TransportFailure). */
+export interface ProvisioningFailure {
+	status?: number;
+	code?: string;
+	trickled?: boolean;
+}
+
+/**
+ * Recognises a ProvisioningError's message after n8n has wrapped it: n8n's NodeApiError keeps the
+ * message (or moves it to `messages`) but not the error object, so the message is the carrier.
+ * Returns the HTTP status or network code of the failed call, or undefined for other messages.
+ */
+export function provisioningFailureOf(text: string): ProvisioningFailure | undefined {
+	const match = MESSAGE_SHAPE.exec(text);
+	if (!match) return undefined;
+	if (text.includes(ADVICE.tooSlow)) return { code: 'ETIMEDOUT', trickled: true };
+	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
+}
