@@ -5,11 +5,12 @@ import { HTTP } from '../apiChoices';
 import { baseUrlOf } from './baseUrl';
 import { toNodeApiError } from './errors';
 import type { ApiContext, ApiRequest } from './exchange';
-import { cancelSignalOf, CREDENTIAL_TYPE } from './exchange';
+import { cancelSignalOf } from './exchange';
 import type { TransportFailure } from './failure';
 import { withQuery } from './query';
 import { redactorOf, storedSecretsOf } from './redact';
 import { gateFor } from './rateGate';
+import { credentialsOfRun, keepRenewedToken } from './runCredentials';
 import { isIdempotent, isRetryable, retryDelayMs } from './retryPolicy';
 import { attemptOnce } from './tokens';
 
@@ -18,8 +19,8 @@ export type { ApiContext, ApiRequest } from './exchange';
 
 /** The only way node code talks to the API: authentication, retries, checks and error mapping. */
 export async function apiRequest<T = IDataObject>(this: ApiContext, request: ApiRequest): Promise<T> {
-	// Read (and decrypted) once per request: every attempt and renewal below works on this object.
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	// Every attempt and renewal below works on this request's copy of the run's credential.
+	const credentials = await credentialsOfRun(this);
 	const storedToken = credentials.accessToken;
 	const url = `${baseUrlOf(credentials)}${withQuery(request.path, request.query)}`;
 	const idempotent = isIdempotent(request.method, request.idempotent);
@@ -44,7 +45,9 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		} catch {
 			throw fail({ stopped: 'cancelled', message: 'the execution was cancelled' }, attempt);
 		}
+		const tokenBefore = credentials.accessToken;
 		const outcome = await attemptOnce(this, request, url, credentials);
+		keepRenewedToken(this, credentials, tokenBefore);
 		if (!outcome.failure) return outcome.body as T;
 		failure = outcome.failure;
 		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
