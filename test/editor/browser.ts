@@ -37,7 +37,7 @@ const CHROMIUM_FLAGS = [
 export const EDITOR = {
 	/** The node panel (NDV) with its parameters rendered. */
 	panel: '[data-test-id="ndv"] [data-test-id="node-parameters"]',
-	panelTitle: '[data-test-id="ndv"] [data-test-id="node-title-container"]',
+	panelTitle: '[data-test-id="ndv"] [data-test-id="node-title-container"] [data-test-id="inline-edit-preview"]',
 	parameterItem: '[data-test-id="parameter-item"]',
 	/** The red triangle n8n puts beside a parameter with an issue. */
 	parameterIssues: '[data-test-id="parameter-issues"]',
@@ -154,7 +154,10 @@ export async function openNodePanel(page: Page, baseUrl: string, node: { workflo
 		({ panel, title, name }) => !!document.querySelector(panel) && document.querySelector(title)?.textContent?.trim() === name,
 		{ panel: EDITOR.panel, title: EDITOR.panelTitle, name: node.name },
 		{ timeout: PAGE_TIMEOUT_MS },
-	);
+	).catch(async () => {
+		const shown = await page.evaluate((title) => document.querySelector(title)?.textContent?.trim(), EDITOR.panelTitle);
+		throw new Error(`the panel of "${node.name}" did not open in ${PAGE_TIMEOUT_MS / 1000} s (the panel shows: ${JSON.stringify(shown ?? null)})`);
+	});
 	await settle(page);
 }
 
@@ -165,7 +168,9 @@ export async function openWorkflow(page: Page, baseUrl: string, workflowId: stri
 		({ node, name }) => [...document.querySelectorAll(node)].some((element) => element.getAttribute('data-node-name') === name),
 		{ node: EDITOR.canvasNode, name: someNode },
 		{ timeout: PAGE_TIMEOUT_MS },
-	);
+	).catch(() => {
+		throw new Error(`workflow ${workflowId}: its node "${someNode}" was not drawn in ${PAGE_TIMEOUT_MS / 1000} s`);
+	});
 	await settle(page);
 }
 
@@ -183,6 +188,14 @@ export async function nodesWithIssues(page: Page): Promise<string[]> {
  * away) and the JSON editors lint, which CodeMirror does after a pause (750 ms by default).
  */
 export async function settle(page: Page): Promise<void> {
-	await page.waitForFunction((selector) => !document.querySelector(selector), EDITOR.optionsLoader, { timeout: PAGE_TIMEOUT_MS });
+	await page
+		.waitForFunction(
+			(selector) => ![...document.querySelectorAll(selector)].some((loader) => (loader as HTMLElement).checkVisibility()),
+			EDITOR.optionsLoader,
+			{ timeout: PAGE_TIMEOUT_MS },
+		)
+		.catch(() => {
+			throw new Error(`an options list of the page did not finish loading in ${PAGE_TIMEOUT_MS / 1000} s`);
+		});
 	await page.waitForTimeout(1500);
 }

@@ -65,10 +65,15 @@ export interface FieldPickerSpot {
 	method: string;
 }
 
-function children(property: INodeProperties): INodeProperties[] {
-	if (property.type === 'collection') return (property.options ?? []) as INodeProperties[];
+/** The properties nested in a collection (path `<name>.<option>`) or fixedCollection (`<name>.<group>.<value>`). */
+function children(property: INodeProperties, path: string): Array<{ property: INodeProperties; path: string }> {
+	if (property.type === 'collection') {
+		return ((property.options ?? []) as INodeProperties[]).map((option) => ({ property: option, path: `${path}.${option.name}` }));
+	}
 	if (property.type === 'fixedCollection') {
-		return ((property.options ?? []) as INodePropertyCollection[]).flatMap((group) => group.values);
+		return ((property.options ?? []) as INodePropertyCollection[]).flatMap((group) =>
+			group.values.map((value) => ({ property: value, path: `${path}.${group.name}.${value.name}` })),
+		);
 	}
 	return [];
 }
@@ -76,17 +81,16 @@ function children(property: INodeProperties): INodeProperties[] {
 /** Every field picker of the form for `choice`, nested ones (in Options, Filters) included. */
 export function fieldPickers(description: INodeTypeDescription, choice: FormChoice): FieldPickerSpot[] {
 	const spots: FieldPickerSpot[] = [];
-	const walk = (properties: INodeProperties[], parent: string) => {
-		for (const property of properties.filter((candidate) => shownFor(candidate, choice))) {
-			const path = `${parent}.${property.name}`;
+	const walk = (entries: Array<{ property: INodeProperties; path: string }>) => {
+		for (const { property, path } of entries.filter((entry) => shownFor(entry.property, choice))) {
 			const loadOptions = property.typeOptions?.loadOptionsMethod;
 			const mapper = property.typeOptions?.resourceMapper?.resourceMapperMethod;
 			if (loadOptions) spots.push({ path, name: property.name, kind: 'loadOptions', method: loadOptions });
 			if (mapper) spots.push({ path, name: property.name, kind: 'resourceMapper', method: mapper });
-			walk(children(property), path);
+			walk(children(property, path));
 		}
 	};
-	walk(description.properties, 'parameters');
+	walk(description.properties.map((property) => ({ property, path: `parameters.${property.name}` })));
 	return spots;
 }
 

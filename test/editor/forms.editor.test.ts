@@ -187,14 +187,15 @@ afterAll(async () => {
 });
 
 /** Runs the checks of one page; a failed one leaves a picture and fails the test with every finding. */
-async function expectNoFindings(name: string, check: (findings: string[]) => Promise<void>): Promise<void> {
+async function expectNoFindings(name: string, check: (findings: string[], show: (parameter: string) => void) => Promise<void>): Promise<void> {
 	const findings: string[] = [];
+	let shown: string | undefined;
 	try {
-		await check(findings);
+		await check(findings, (parameter) => (shown ??= parameter));
 	} catch (error) {
 		findings.push(`the check itself failed: ${error instanceof Error ? error.message : String(error)}`);
 	}
-	if (findings.length > 0) findings.push(`picture: ${await saveFailurePicture(editor.page, name)}`);
+	if (findings.length > 0) findings.push(`picture: ${await saveFailurePicture(editor.page, name, shown)}`);
 	expect(findings).toEqual([]);
 }
 
@@ -213,7 +214,7 @@ describe.each(CASES.map((formCase) => [formCase.title, formCase] as const))('%s'
 		const node = caseNodes.get(title);
 		if (!node) throw new Error(`no workflow was made for ${title}`);
 		const { description, version } = newestDescription(nodeTypes, formCase.type);
-		await expectNoFindings(title, async (findings) => {
+		await expectNoFindings(title, async (findings, show) => {
 			await openNodePanel(editor.page, server.baseUrl, node);
 
 			// Issue marks.
@@ -224,6 +225,7 @@ describe.each(CASES.map((formCase) => [formCase.title, formCase] as const))('%s'
 			);
 			const marks = await issueMarks(editor.page);
 			for (const mark of marks) {
+				if (mark.kind === 'json-error' || !requiredEmpty.includes(mark.parameter)) show(mark.parameter);
 				if (mark.kind === 'json-error') findings.push(`${mark.parameter}: the JSON editor shows an error mark on a fresh node`);
 				else if (!requiredEmpty.includes(mark.parameter)) findings.push(`${mark.parameter}: an issue mark, but it is not a required parameter left empty`);
 			}

@@ -75,9 +75,19 @@ export async function locatorListItems(page: Page, parameter: string): Promise<s
 	return items.map((text) => text.trim());
 }
 
-/** Saves what the page shows to .e2e-tmp/editor-failures/<name>.png; returns the file. */
-export async function saveFailurePicture(page: Page, name: string): Promise<string> {
+/**
+ * Saves what the page shows to .e2e-tmp/editor-failures/<name>.png, scrolled to `parameter` of the
+ * open panel when given (the first one a check found wrong); returns the file.
+ */
+export async function saveFailurePicture(page: Page, name: string, parameter?: string): Promise<string> {
 	mkdirSync(FAILURE_DIR, { recursive: true });
+	if (parameter) {
+		await page
+			.locator(`${EDITOR.panel} [data-test-id="parameter-input-${parameter}"]`)
+			.first()
+			.scrollIntoViewIfNeeded({ timeout: 5_000 })
+			.catch(() => undefined);
+	}
 	const file = path.join(FAILURE_DIR, `${name.replace(/[^a-zA-Z0-9._-]+/g, '-')}.png`);
 	await page.screenshot({ path: file });
 	return file;
