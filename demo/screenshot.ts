@@ -74,11 +74,17 @@ async function runWorkflow(page: Page, workflowId: string, triggerName: string):
 	}
 }
 
-/** Shows a finished execution (n8n draws it in a preview frame) with every node drawn. */
+/** Shows a finished execution with every node drawn (n8n may draw it in a preview frame). */
 async function openExecution(page: Page, baseUrl: string, workflowId: string, executionId: string, someNode: string): Promise<void> {
 	await navigate(page, baseUrl, `/workflow/${workflowId}/executions/${executionId}`);
-	const preview = page.frameLocator('iframe').first();
-	await preview.locator(`${EDITOR.canvasNode}[data-node-name="${someNode}"]`).waitFor({ timeout: EXECUTION_TIMEOUT_MS });
+	const selector = `${EDITOR.canvasNode}[data-node-name="${someNode}"]`;
+	const until = Date.now() + EXECUTION_TIMEOUT_MS;
+	for (;;) {
+		const drawn = await Promise.all(page.frames().map((frame) => frame.locator(selector).count().catch(() => 0)));
+		if (drawn.some((count) => count > 0)) break;
+		if (Date.now() > until) throw new Error(`execution ${executionId}: its node "${someNode}" was not drawn`);
+		await page.waitForTimeout(500);
+	}
 	await page.waitForTimeout(2000);
 }
 
@@ -218,8 +224,12 @@ async function main(): Promise<void> {
 			// The node creator's hints and the "what's new" callouts are drawn over the canvas: start clean.
 			await openWorkflow(editor.page, baseUrl, IDS.changed, 'Start');
 			for (const picture of PICTURES) {
-				await picture.take(editor.page, baseUrl, agentWorkflowId);
 				const file = path.join(outDir, picture.file);
+				await picture.take(editor.page, baseUrl, agentWorkflowId).catch(async (error: unknown) => {
+					const seen = path.join(outDir, `failed-${picture.file}`);
+					await editor.page.screenshot({ path: seen });
+					throw new Error(`${picture.what}: ${error instanceof Error ? error.message : String(error)} (the page: ${seen})`);
+				});
 				await editor.page.screenshot({ path: file, clip: { x: 0, y: 0, ...VIEWPORT } });
 				console.log(`[docs:screenshots] ${picture.what}: ${path.relative(process.cwd(), file)}`);
 			}
