@@ -192,7 +192,11 @@ const PICTURES: Picture[] = [
 		what: 'the trigger with Watch Fields (example 7)',
 		async take(page, baseUrl) {
 			await openNodePanel(page, baseUrl, panelOf(IDS.managerChanged, 'd7000000-0000-4000-8000-000000000001', 'Manager changed'));
-			await page.locator(`${EDITOR.panel} [data-test-id="parameter-input-watchFields"]`).first().scrollIntoViewIfNeeded();
+			// Watch Fields and its hint in the middle of the panel.
+			await page
+				.locator(`${EDITOR.panel} [data-test-id="parameter-input-watchFields"]`)
+				.first()
+				.evaluate((element) => element.scrollIntoView({ block: 'center' }));
 			await page.waitForTimeout(500);
 		},
 	},
