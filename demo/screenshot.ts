@@ -88,6 +88,18 @@ async function openExecution(page: Page, baseUrl: string, workflowId: string, ex
 	await page.waitForTimeout(2000);
 }
 
+/** Opens the execution's Logs panel (the agent's steps and its answer), in whichever frame it is drawn. */
+async function openLogs(page: Page): Promise<void> {
+	for (const frame of page.frames()) {
+		const logs = frame.getByText('Logs', { exact: true });
+		if ((await logs.count()) === 0) continue;
+		await logs.first().click();
+		await page.waitForTimeout(2000);
+		return;
+	}
+	throw new Error('no Logs panel to open');
+}
+
 const AGENT_PROMPT = 'Which employees have a last name starting with A?';
 const LIST_TOOL = 'List employees';
 
@@ -206,6 +218,7 @@ const PICTURES: Picture[] = [
 		async take(page, baseUrl, agentWorkflowId) {
 			const executionId = await runWorkflow(page, agentWorkflowId, 'Start');
 			await openExecution(page, baseUrl, agentWorkflowId, executionId, LIST_TOOL);
+			await openLogs(page);
 		},
 	},
 ];
