@@ -1,173 +1,265 @@
 /**
- * Screenshots of the running demo's n8n editor, for the README (docs/images/).
- *   npm run demo                      # in another terminal; note the n8n URL it prints
- *   node --experimental-websocket --import tsx demo/screenshot.ts <n8n URL>
- * Uses Debian's chromium (apt-get install -y chromium) headless over the DevTools protocol; logs in
- * as the demo owner. Not part of `npm run demo`.
+ * `npm run docs:screenshots [-- <folder>]`: the README's pictures, taken from the running editor.
+ * Starts the demo (`npm run demo`: simulator, n8n with the package, the example workflows), runs
+ * example 1 and an AI Agent with the Personnel Data tool (a scripted stand-in for the chat model,
+ * test/e2e/fakeChatModel.ts), and saves the pictures into <folder> (default docs/images/). Uses
+ * Debian's chromium (test/editor/browser.ts). `.ci/run` runs it into a scratch folder so it cannot rot.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { OWNER, ROOT } from '../test/e2e/n8n';
-import { IDS } from './workflows';
+import type { Page } from 'playwright-core';
 
-const CHROMIUM = process.env.CHROMIUM ?? 'chromium';
-const OUT_DIR = path.join(ROOT, 'docs/images');
-const WIDTH = 1440;
-const HEIGHT = 900;
+import { NODE_TYPE_PREFIX, ROOT } from '../test/e2e/n8n';
+import { startFakeChatModel, type ChatRequest, type ChatReply } from '../test/e2e/fakeChatModel';
+import { EDITOR, navigate, openEditor, openNodePanel, openWorkflow, restFromPage, VIEWPORT } from '../test/editor/browser';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, IDS } from './workflows';
 
-interface Shot {
-	file: string;
-	/** Path of the editor to open, relative to the n8n URL. */
-	urlPath: string;
-	/** CSS selector that shows the page is ready. */
-	ready: string;
+const DEMO_START_TIMEOUT_MS = 15 * 60_000;
+const EXECUTION_TIMEOUT_MS = 120_000;
+
+/** Starts `npm run demo` (tsx demo/run.ts) and resolves with n8n's URL once the demo is up. */
+function startDemo(): Promise<{ baseUrl: string; demo: ChildProcess }> {
+	const demo = spawn(process.execPath, ['--import', 'tsx', 'demo/run.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error('the demo did not come up in time')), DEMO_START_TIMEOUT_MS);
+		demo.once('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`the demo exited with ${code} before it was up`));
+		});
+		createInterface({ input: demo.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+			if (line.startsWith('[demo]')) console.log(line);
+			const up = /n8n with the Personnel Data nodes:\s+(http\S+)/.exec(line);
+			if (up) {
+				clearTimeout(timer);
+				resolve({ baseUrl: up[1], demo });
+			}
+		});
+	});
 }
 
-const SHOTS: Shot[] = [
-	{ file: 'demo-workflow.png', urlPath: `/workflow/${IDS.changed}`, ready: '[data-test-id="canvas-node"]' },
+async function stopDemo(demo: ChildProcess): Promise<void> {
+	if (demo.exitCode !== null || demo.signalCode !== null) return;
+	const exited = new Promise<void>((resolve) => demo.once('exit', () => resolve()));
+	demo.kill('SIGTERM');
+	const timer = setTimeout(() => demo.kill('SIGKILL'), 30_000);
+	await exited;
+	clearTimeout(timer);
+}
+
+interface Execution {
+	id: string;
+	status: string;
+}
+
+/** Runs a workflow from its trigger through the editor's REST API and waits until it has finished. */
+async function runWorkflow(page: Page, workflowId: string, triggerName: string): Promise<string> {
+	const workflow = await restFromPage<Record<string, unknown>>(page, 'GET', `/rest/workflows/${workflowId}`);
+	const started = await restFromPage<{ executionId?: string }>(page, 'POST', `/rest/workflows/${workflowId}/run`, {
+		workflowData: workflow,
+		triggerToStartFrom: { name: triggerName },
+	});
+	if (!started.executionId) throw new Error(`workflow ${workflowId} did not start`);
+	const until = Date.now() + EXECUTION_TIMEOUT_MS;
+	for (;;) {
+		const execution = await restFromPage<Execution>(page, 'GET', `/rest/executions/${started.executionId}`);
+		if (execution.status === 'success') return String(started.executionId);
+		if (!['new', 'running', 'waiting', 'unknown'].includes(execution.status)) {
+			throw new Error(`execution ${started.executionId} of ${workflowId} ended "${execution.status}"`);
+		}
+		if (Date.now() > until) throw new Error(`execution ${started.executionId} of ${workflowId} is still ${execution.status}`);
+		await page.waitForTimeout(500);
+	}
+}
+
+/** Shows a finished execution with every node drawn (n8n may draw it in a preview frame). */
+async function openExecution(page: Page, baseUrl: string, workflowId: string, executionId: string, someNode: string): Promise<void> {
+	await navigate(page, baseUrl, `/workflow/${workflowId}/executions/${executionId}`);
+	const selector = `${EDITOR.canvasNode}[data-node-name="${someNode}"]`;
+	const until = Date.now() + EXECUTION_TIMEOUT_MS;
+	for (;;) {
+		const drawn = await Promise.all(page.frames().map((frame) => frame.locator(selector).count().catch(() => 0)));
+		if (drawn.some((count) => count > 0)) break;
+		if (Date.now() > until) throw new Error(`execution ${executionId}: its node "${someNode}" was not drawn`);
+		await page.waitForTimeout(500);
+	}
+	await page.waitForTimeout(2000);
+}
+
+/** Opens the execution's Logs panel (the agent's steps and its answer), in whichever frame it is drawn. */
+async function openLogs(page: Page): Promise<void> {
+	for (const frame of page.frames()) {
+		const logs = frame.getByText('Logs', { exact: true });
+		if ((await logs.count()) === 0) continue;
+		await logs.first().click();
+		await page.waitForTimeout(2000);
+		return;
+	}
+	throw new Error('no Logs panel to open');
+}
+
+const AGENT_PROMPT = 'Which employees have a last name starting with A?';
+const LIST_TOOL = 'List employees';
+
+/** The model lists employees once through the tool, then answers with what it got. */
+function agentScript(request: ChatRequest): ChatReply {
+	const toolAnswer = request.messages.find((message) => message.role === 'tool');
+	if (!toolAnswer) {
+		return { toolCalls: [{ name: LIST_TOOL.replace(/ /g, '_'), args: { last_name_pattern: 'A%', limit: 5 } }] };
+	}
+	const rows = JSON.parse(toolAnswer.content ?? '[]') as Array<Record<string, unknown>>;
+	const names = rows.filter((row) => 'id' in row).map((row) => `${String(row.first_name)} ${String(row.last_name)}`);
+	return { text: `Employees whose last name starts with A: ${names.join(', ')}` };
+}
+
+/** Creates the agent workflow (and its chat-model credential); returns the workflow's ID. */
+async function createAgentWorkflow(page: Page, modelUrl: string): Promise<string> {
+	const openAi = await restFromPage<{ id: string; name: string }>(page, 'POST', '/rest/credentials', {
+		name: 'OpenAI (scripted stand-in)',
+		type: 'openAiApi',
+		data: { apiKey: 'sk-docs-screenshots', url: modelUrl },
+	});
+	const link = (type: string) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
+	const workflow = await restFromPage<{ id: string }>(page, 'POST', '/rest/workflows', {
+		name: 'Ask about employees (AI Agent with the Personnel Data tool)',
+		nodes: [
+			{ id: 'dd000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'dd000000-0000-4000-8000-000000000002',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [260, 0],
+				parameters: { promptType: 'define', text: AGENT_PROMPT, options: {} },
+			},
+			{
+				id: 'dd000000-0000-4000-8000-000000000003',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.2,
+				position: [160, 220],
+				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
+				credentials: { openAiApi: { id: openAi.id, name: openAi.name } },
+			},
+			{
+				id: 'dd000000-0000-4000-8000-000000000004',
+				name: LIST_TOOL,
+				type: `${NODE_TYPE_PREFIX}personnelDataTool`,
+				typeVersion: 1,
+				position: [400, 220],
+				parameters: {
+					resource: 'employee',
+					operation: 'getMany',
+					limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
+					filters: {
+						filter: [
+							{
+								field: 'last_name',
+								operator: 'ilike',
+								value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
+							},
+						],
+					},
+				},
+				credentials: { personnelDataApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'OpenAI Chat Model': link('ai_languageModel'), [LIST_TOOL]: link('ai_tool') },
+		settings: { executionOrder: 'v1' },
+	});
+	return workflow.id;
+}
+
+interface Picture {
+	file: string;
+	what: string;
+	take: (page: Page, baseUrl: string, agentWorkflowId: string) => Promise<void>;
+}
+
+const panelOf = (workflowId: string, id: string, name: string) => ({ workflowId, id, name });
+
+const PICTURES: Picture[] = [
+	{
+		file: 'demo-workflow.png',
+		what: 'example 1, a finished execution',
+		async take(page, baseUrl) {
+			const executionId = await runWorkflow(page, IDS.changed, 'Start');
+			await openExecution(page, baseUrl, IDS.changed, executionId, 'CSV file');
+		},
+	},
 	{
 		file: 'demo-node-get-many.png',
-		urlPath: `/workflow/${IDS.changed}/d1000000-0000-4000-8000-000000000002`,
-		ready: '[data-test-id="ndv"] [data-test-id="node-parameters"]',
+		what: 'the Get Many form (example 1)',
+		take: (page, baseUrl) => openNodePanel(page, baseUrl, panelOf(IDS.changed, 'd1000000-0000-4000-8000-000000000002', 'Employees changed since yesterday')),
 	},
 	{
 		file: 'demo-node-update.png',
-		urlPath: `/workflow/${IDS.title}/d3000000-0000-4000-8000-000000000003`,
-		ready: '[data-test-id="ndv"] [data-test-id="node-parameters"]',
+		what: 'the employee write form (example 3)',
+		take: (page, baseUrl) => openNodePanel(page, baseUrl, panelOf(IDS.title, 'd3000000-0000-4000-8000-000000000003', 'Set new title, keep history')),
+	},
+	{
+		file: 'demo-trigger-watch-fields.png',
+		what: 'the trigger with Watch Fields (example 7)',
+		async take(page, baseUrl) {
+			await openNodePanel(page, baseUrl, panelOf(IDS.managerChanged, 'd7000000-0000-4000-8000-000000000001', 'Manager changed'));
+			// Watch Fields and its hint in the middle of the panel.
+			await page
+				.locator(`${EDITOR.panel} [data-test-id="parameter-input-watchFields"]`)
+				.first()
+				.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+			await page.waitForTimeout(500);
+		},
+	},
+	{
+		file: 'demo-ai-agent.png',
+		what: 'an AI Agent using the Personnel Data tool, a finished execution',
+		async take(page, baseUrl, agentWorkflowId) {
+			const executionId = await runWorkflow(page, agentWorkflowId, 'Start');
+			await openExecution(page, baseUrl, agentWorkflowId, executionId, LIST_TOOL);
+			await openLogs(page);
+		},
 	},
 ];
 
-interface CdpReply {
-	id?: number;
-	result?: Record<string, unknown>;
-	error?: { message: string };
-}
-
-class Cdp {
-	private next = 1;
-	private readonly pending = new Map<number, (reply: CdpReply) => void>();
-
-	private constructor(private readonly socket: WebSocket) {
-		socket.addEventListener('message', (event) => {
-			const reply = JSON.parse(String(event.data)) as CdpReply;
-			if (reply.id !== undefined) this.pending.get(reply.id)?.(reply);
-		});
-	}
-
-	static async connect(url: string): Promise<Cdp> {
-		const socket = new WebSocket(url);
-		await new Promise<void>((resolve, reject) => {
-			socket.addEventListener('open', () => resolve());
-			socket.addEventListener('error', () => reject(new Error(`cannot connect to ${url}`)));
-		});
-		return new Cdp(socket);
-	}
-
-	send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-		const id = this.next++;
-		this.socket.send(JSON.stringify({ id, method, params }));
-		return new Promise((resolve, reject) => {
-			this.pending.set(id, (reply) => {
-				this.pending.delete(id);
-				if (reply.error) reject(new Error(`${method}: ${reply.error.message}`));
-				else resolve((reply.result ?? {}) as T);
-			});
-		});
-	}
-
-	async evaluate(expression: string): Promise<unknown> {
-		const res = await this.send<{ result: { value?: unknown }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
-			expression,
-			awaitPromise: true,
-			returnByValue: true,
-		});
-		if (res.exceptionDetails) throw new Error(`evaluate: ${res.exceptionDetails.text}`);
-		return res.result.value;
-	}
-
-	close(): void {
-		this.socket.close();
-	}
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until `selector` matches (the editor is slow to load on a small machine), then lets it settle. */
-async function waitFor(cdp: Cdp, selector: string, timeoutMs = 120_000): Promise<void> {
-	const until = Date.now() + timeoutMs;
-	while (!(await cdp.evaluate(`!!document.querySelector(${JSON.stringify(selector)})`))) {
-		if (Date.now() > until) throw new Error(`${selector} did not appear`);
-		await sleep(500);
-	}
-	await sleep(3000);
-}
-
 async function main(): Promise<void> {
-	const base = (process.argv[2] ?? '').replace(/\/$/, '');
-	if (!base) throw new Error('usage: node --experimental-websocket --import tsx demo/screenshot.ts <n8n URL>');
-	const profile = mkdtempSync(path.join(tmpdir(), 'demo-chromium-'));
-	const browser = spawn(
-		CHROMIUM,
-		[
-			'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync',
-			`--user-data-dir=${profile}`, `--window-size=${WIDTH},${HEIGHT}`, '--hide-scrollbars',
-			'--remote-debugging-port=0', 'about:blank',
-		],
-		{ stdio: ['ignore', 'ignore', 'pipe'] },
-	);
+	const args = process.argv.slice(2);
+	if (args.length > 1 || args[0]?.startsWith('-')) throw new Error('usage: npm run docs:screenshots [-- <output folder, default docs/images>]');
+	const outDir = path.resolve(args[0] ?? path.join(ROOT, 'docs/images'));
+	mkdirSync(outDir, { recursive: true });
+
+	const model = await startFakeChatModel(agentScript);
+	const { baseUrl, demo } = await startDemo().catch(async (error: unknown) => {
+		await model.close();
+		throw error;
+	});
 	try {
-		const wsUrl = await new Promise<string>((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error('chromium did not start')), 30_000);
-			createInterface({ input: browser.stderr as NodeJS.ReadableStream }).on('line', (line) => {
-				const m = /DevTools listening on (ws:\/\/\S+)/.exec(line);
-				if (m) {
-					clearTimeout(timer);
-					resolve(m[1]);
-				}
-			});
-		});
-		const port = new URL(wsUrl).port;
-		const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ type: string; webSocketDebuggerUrl: string }>;
-		const page = targets.find((t) => t.type === 'page');
-		if (!page) throw new Error('no page in chromium');
-		const cdp = await Cdp.connect(page.webSocketDebuggerUrl);
-		await cdp.send('Page.enable');
-		await cdp.send('Emulation.setDeviceMetricsOverride', { width: WIDTH, height: HEIGHT, deviceScaleFactor: 1, mobile: false });
-
-		// Log in as the owner from the page, with the browser ID the editor will send.
-		await cdp.send('Page.navigate', { url: `${base}/signin` });
-		await sleep(4000);
-		const status = await cdp.evaluate(`(async () => {
-			const id = localStorage.getItem('n8n-browserId') || 'demo-screenshot';
-			localStorage.setItem('n8n-browserId', id);
-			const r = await fetch('/rest/login', { method: 'POST', headers: { 'content-type': 'application/json', 'browser-id': id },
-				body: JSON.stringify(${JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password })}) });
-			return r.status;
-		})()`);
-		if (status !== 200) throw new Error(`login answered ${String(status)}`);
-
-		mkdirSync(OUT_DIR, { recursive: true });
-		for (const shot of SHOTS) {
-			await cdp.send('Page.navigate', { url: `${base}${shot.urlPath}` });
-			await waitFor(cdp, shot.ready);
-			const { data } = await cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
-			writeFileSync(path.join(OUT_DIR, shot.file), Buffer.from(data, 'base64'));
-			console.log(`saved docs/images/${shot.file}`);
+		const editor = await openEditor(baseUrl);
+		try {
+			const agentWorkflowId = await createAgentWorkflow(editor.page, model.baseUrl);
+			// The node creator's hints and the "what's new" callouts are drawn over the canvas: start clean.
+			await openWorkflow(editor.page, baseUrl, IDS.changed, 'Start');
+			for (const picture of PICTURES) {
+				const file = path.join(outDir, picture.file);
+				await picture.take(editor.page, baseUrl, agentWorkflowId).catch(async (error: unknown) => {
+					const seen = path.join(outDir, `failed-${picture.file}`);
+					await editor.page.screenshot({ path: seen });
+					throw new Error(`${picture.what}: ${error instanceof Error ? error.message : String(error)} (the page: ${seen})`);
+				});
+				await editor.page.screenshot({ path: file, clip: { x: 0, y: 0, ...VIEWPORT } });
+				console.log(`[docs:screenshots] ${picture.what}: ${path.relative(process.cwd(), file)}`);
+			}
+		} finally {
+			await editor.close();
 		}
-		cdp.close();
 	} finally {
-		browser.kill('SIGTERM');
-		await new Promise((r) => browser.once('exit', r));
-		rmSync(profile, { recursive: true, force: true });
+		await stopDemo(demo);
+		await model.close();
 	}
 }
 
 main().catch((error: unknown) => {
-	console.error(error instanceof Error ? error.message : error);
+	console.error(error instanceof Error ? (error.stack ?? error.message) : error);
 	process.exit(1);
 });

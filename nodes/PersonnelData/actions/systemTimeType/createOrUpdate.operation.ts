@@ -50,7 +50,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Other Fields (JSON)',
 		name: 'otherFields',
 		type: 'json',
-		default: '',
+		// An empty object, not empty text: n8n's JSON editor marks empty text as an error on a fresh node.
+		default: '{}',
 		description: 'Further fields as a JSON object; the fields above take precedence. The source system is never sent.',
 	},
 ];
