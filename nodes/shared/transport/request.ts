@@ -156,6 +156,13 @@ interface RunAuth {
 	failedProvisionings: number;
 	/** Set once renewing cannot help: every later request of the run fails with it, unsent. */
 	stop?: TransportFailure;
+	/**
+	 * The credential as n8n gave it to this run, read once: n8n 2.8 reads it from its database and
+	 * decrypts it on every `getCredentials` call, a few ms per page of a long listing.
+	 */
+	credentials?: Promise<ICredentialDataDecryptedObject>;
+	/** The token a request of this run last held, when it differs from the one read (a renewal). */
+	token?: ICredentialDataDecryptedObject;
 }
 
 const runs = new WeakMap<object, RunAuth>();
@@ -167,6 +174,22 @@ function runAuthOf(context: object): RunAuth {
 		runs.set(context, state);
 	}
 	return state;
+}
+
+/**
+ * A copy of the run's credential for one request (its attempts and renewals change only the copy),
+ * holding the newest token a request of this run has used. A failed read is not kept: the next
+ * request asks n8n again.
+ */
+async function credentialsFor(context: ApiContext, run: RunAuth): Promise<ICredentialDataDecryptedObject> {
+	if (!run.credentials) {
+		const read = context.getCredentials(CREDENTIAL_TYPE);
+		run.credentials = read;
+		read.catch(() => {
+			if (run.credentials === read) run.credentials = undefined;
+		});
+	}
+	return { ...(await run.credentials), ...run.token };
 }
 
 function digestOf(token: string): string {
@@ -288,8 +311,9 @@ async function renewAndSend(
 
 /** The only way node code talks to the API: authentication, retries, checks and error mapping. */
 export async function apiRequest<T = IDataObject>(this: ApiContext, request: ApiRequest): Promise<T> {
-	// Read (and decrypted) once per request: every attempt and renewal below works on this object.
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	// Every attempt and renewal below works on this request's copy of the run's credential.
+	const run = runAuthOf(this);
+	const credentials = await credentialsFor(this, run);
 	const storedToken = credentials.accessToken;
 	const url = `${baseUrlOf(credentials)}${withQuery(request.path, request.query)}`;
 	const idempotent = isIdempotent(request.method, request.idempotent);
@@ -315,6 +339,7 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 			throw fail({ stopped: 'cancelled', message: 'the execution was cancelled' }, attempt);
 		}
 		const outcome = await attemptOnce(this, request, url, credentials);
+		if (credentials.accessToken !== storedToken) run.token = { accessToken: credentials.accessToken, expiresAt: credentials.expiresAt };
 		if (!outcome.failure) return outcome.body as T;
 		failure = outcome.failure;
 		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
