@@ -23,6 +23,19 @@ describe('Pagination: Return All and Limit over the API\'s cursor', () => {
 		for (const entry of requests.slice(1)) expect(queryValues(entry.rawQuery, 'pagination[after]')).toHaveLength(1);
 	});
 
+	it('Return All reads (and decrypts) the credential once for the whole walk, not once a page', async () => {
+		// n8n 2.8 reads a credential from its database and decrypts it on every read: ~3 ms a page.
+		const reads = jest.spyOn(bed.runtime.credentialsHelper, 'getDecrypted');
+		try {
+			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: true });
+			expect(jsonOf(result)).toHaveLength(bed.simulator.sim.counts().employees);
+			expect(listRequests('/v1/org/employees').length).toBeGreaterThan(1);
+			expect(reads).toHaveBeenCalledTimes(1);
+		} finally {
+			reads.mockRestore();
+		}
+	});
+
 	it('Limit 150 returns exactly 150 with two list requests: first=100, then first=50', async () => {
 		const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: false, limit: 150 });
 		expect(jsonOf(result)).toHaveLength(150);
