@@ -1,6 +1,6 @@
 /**
- * The real-n8n section of `npm run bench`: the packed package installed into one real n8n (the
- * newest pinned version of scripts/n8n/versions.json that is installed, or BENCH_N8N_KEY), the
+ * The real-n8n sections of `npm run bench`: the packed package installed into real n8n (each
+ * pinned version of scripts/n8n/versions.json that is installed, or BENCH_N8N_KEY's), the
  * simulator in its own process, and every variant run as its own `n8n execute` process, the
  * variants' order rotating from one repetition to the next.
  *
@@ -130,18 +130,23 @@ export interface HelperProbe {
 // ---------------------------------------------------------------- choosing the install
 
 
-/** BENCH_N8N_KEY, else the newest pinned version that is installed; a reason when there is none. */
-export function chooseInstall(): N8nInstall | string {
+/**
+ * BENCH_N8N_KEY's install, else every pinned version that is installed, newest first (the section
+ * runs once per version: the node's cost differs between them); a reason when there is none.
+ */
+export function chooseInstalls(): N8nInstall[] | string {
 	const wanted = process.env.BENCH_N8N_KEY;
 	const keys = wanted ? [wanted] : versionKeysNewestFirst();
+	const installs: N8nInstall[] = [];
 	const problems: string[] = [];
 	for (const key of keys) {
 		try {
-			return n8nInstance(key);
+			installs.push(n8nInstance(key));
 		} catch (error) {
 			problems.push((error as Error).message);
 		}
 	}
+	if (installs.length > 0) return installs;
 	const cache = process.env.N8N_CACHE_DIR ?? path.join(REPO_ROOT, '.n8n-cache');
 	return `no usable n8n install in ${cache} (${problems.join('; ')}); set N8N_CACHE_DIR or run scripts/n8n/install.sh <key>`;
 }
@@ -388,17 +393,32 @@ async function probeHelper(install: N8nInstall, baseUrl: string, token: string, 
 	return { key: install.key, n8nVersion: install.n8nVersion, ...printed };
 }
 
-export async function runN8nSection(
+/** The section on every install `chooseInstalls` gives (the package built once), or why it is skipped. */
+export async function runN8nSections(
 	plan: N8nPlan,
 	simulator: { baseUrl: string; jti: string; refreshToken: string },
 	control: SimulatorClient,
 	log: (message: string) => void,
-): Promise<N8nOutcome> {
-	const install = chooseInstall();
-	if (typeof install === 'string') return { kind: 'skipped', reason: install };
-	const started = performance.now();
-	log(`n8n ${install.n8nVersion} (Node ${install.nodeVersion === 'system' ? process.version : install.nodeVersion}): build, pack and install the package; import credentials and workflows`);
+): Promise<N8nOutcome[]> {
+	const installs = chooseInstalls();
+	if (typeof installs === 'string') return [{ kind: 'skipped', reason: installs }];
 	await buildPackage();
+	const sections: N8nOutcome[] = [];
+	// The helper probe covers every installed version already: once is enough.
+	for (const [at, install] of installs.entries()) sections.push(await runN8nSection(plan, install, simulator, control, log, at === 0));
+	return sections;
+}
+
+async function runN8nSection(
+	plan: N8nPlan,
+	install: N8nInstall,
+	simulator: { baseUrl: string; jti: string; refreshToken: string },
+	control: SimulatorClient,
+	log: (message: string) => void,
+	probeHelpers: boolean,
+): Promise<N8nSection> {
+	const started = performance.now();
+	log(`n8n ${install.n8nVersion} (Node ${install.nodeVersion === 'system' ? process.version : install.nodeVersion}): pack and install the package; import credentials and workflows`);
 	const folder = await prepareUserFolder(install.key);
 	try {
 		await control.reset({ sizes: { employees: plan.n } });
@@ -424,9 +444,9 @@ export async function runN8nSection(
 				runs.push(run);
 			}
 		}
-		log(`n8n: HTTP helper of every installed version, with and without agentOptions { keepAlive: true }`);
+		if (probeHelpers) log(`n8n: HTTP helper of every installed version, with and without agentOptions { keepAlive: true }`);
 		const helperProbes: HelperProbe[] = [];
-		for (const each of installedVersions()) {
+		for (const each of probeHelpers ? installedVersions() : []) {
 			// A probe that fails is reported, not fatal: the workflow runs above are the section's point.
 			try {
 				helperProbes.push(await probeHelper(each, simulator.baseUrl, token, 3));

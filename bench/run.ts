@@ -26,7 +26,7 @@ import {
 	type TokensResult,
 	type TriggerResult,
 } from './common';
-import { VARIANTS, n8nFigures, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
+import { VARIANTS, n8nFigures, runN8nSections, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 interface Plan {
 	quick: boolean;
@@ -44,7 +44,7 @@ interface Plan {
 	tokenRequests: number;
 	perItemItems: number;
 	httpClientReps: number;
-	/** The real-n8n section; undefined with --no-n8n. */
+	/** The real-n8n section, once per installed pinned version; undefined with --no-n8n. */
 	n8n?: N8nPlan;
 	out: string;
 }
@@ -197,20 +197,21 @@ function n8nMarkdown(section: Extract<N8nOutcome, { kind: 'n8n' }>, figures: N8n
 
 function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][] {
 	if (n8n.kind !== 'n8n' || !figures) return [['Real n8n targets', `not measured (${n8n.kind === 'skipped' ? n8n.reason : 'no figures'})`]];
+	const inN8n = `Real n8n ${n8n.n8nVersion}`;
 	const of = (variant: VariantName) => figures.variants.find((v) => v.variant === variant);
 	const off = of('pdSimplifyOff');
 	const on = of('pdSimplifyOn');
 	const splitOut = of('httpSplitOut');
 	const rows: string[][] = [];
-	if (off) rows.push([`Real n8n, Return All ${int(n8n.n)}, Simplify off ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_OFF, 1)}× (paired median)`, `${mark(off.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_OFF)} (${ratio(off.ratioToHttp)})`]);
-	if (on) rows.push([`Real n8n, Return All ${int(n8n.n)}, Simplify on ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_ON, 1)}× (paired median)`, `${mark(on.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_ON)} (${ratio(on.ratioToHttp)})`]);
+	if (off) rows.push([`${inN8n}, Return All ${int(n8n.n)}, Simplify off ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_OFF, 1)}× (paired median)`, `${mark(off.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_OFF)} (${ratio(off.ratioToHttp)})`]);
+	if (on) rows.push([`${inN8n}, Return All ${int(n8n.n)}, Simplify on ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_ON, 1)}× (paired median)`, `${mark(on.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_ON)} (${ratio(on.ratioToHttp)})`]);
 	if (off && on && splitOut) {
 		const worst = Math.max(off.peakRssBytes.median, on.peakRssBytes.median);
-		rows.push([`Real n8n, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
+		rows.push([`${inN8n}, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
 	}
 	if (n8n.large) {
 		const { run } = n8n.large;
-		rows.push([`Real n8n, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
+		rows.push([`${inN8n}, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
 	}
 	return rows;
 }
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
 	const tokens: TokensResult[] = [];
 	let perItem: PerItemResult;
 	let httpClients: HttpClientsResult;
-	let n8n: N8nOutcome = { kind: 'skipped', reason: '--no-n8n' };
+	let n8n: N8nOutcome[] = [{ kind: 'skipped', reason: '--no-n8n' }];
 
 	try {
 		for (const n of plan.sizes) {
@@ -284,8 +285,8 @@ async function main(): Promise<void> {
 		log(`HTTP clients: the same 100 pages through ${Object.keys(HTTP_CLIENTS).length} clients, ${plan.httpClientReps} repetitions`);
 		httpClients = await runWorker<HttpClientsResult>({ kind: 'httpClients', simulator: source, n: 10_000, reps: plan.httpClientReps });
 		if (plan.n8n) {
-			n8n = await runN8nSection(plan.n8n, source, control, log);
-			if (n8n.kind === 'skipped') log(`real n8n: SKIPPED: ${n8n.reason}`);
+			n8n = await runN8nSections(plan.n8n, source, control, log);
+			for (const section of n8n) if (section.kind === 'skipped') log(`real n8n: SKIPPED: ${section.reason}`);
 		}
 	} finally {
 		await sim.stop();
@@ -406,12 +407,10 @@ async function main(): Promise<void> {
 				httpClients.clients.map((c) => [HTTP_CLIENTS[c.client], int(c.requests), int(c.connections), int(c.records), int(median(c.ms)), `${int(Math.min(...c.ms))}–${int(Math.max(...c.ms))}`, `${fixed(median(c.ms) / fetchMs)}×`]),
 			),
 	);
-	let n8nNumbers: N8nFigures | undefined;
-	if (n8n.kind === 'n8n') {
-		n8nNumbers = n8nFigures(n8n);
-		sections.push(n8nMarkdown(n8n, n8nNumbers));
-	} else {
-		sections.push(`### Inside real n8n\n\nSkipped: ${n8n.reason}.`);
+	const n8nNumbers = n8n.map((section) => (section.kind === 'n8n' ? n8nFigures(section) : undefined));
+	for (const [at, section] of n8n.entries()) {
+		const figures = n8nNumbers[at];
+		sections.push(section.kind === 'n8n' && figures ? n8nMarkdown(section, figures) : `### Inside real n8n\n\nSkipped: ${section.kind === 'skipped' ? section.reason : 'no figures'}.`);
 	}
 
 	const at10k = returnAll.find((r) => r.n === 10_000);
@@ -421,7 +420,7 @@ async function main(): Promise<void> {
 		[`Memory per record within ${TARGET_MEMORY_RATIO}× of its JSON size (largest N)`, `${mark(memory[memory.length - 1].nodeRatio <= TARGET_MEMORY_RATIO)} (${fixed(memory[memory.length - 1].nodeRatio)}×; raw loop ${fixed(memory[memory.length - 1].rawRatio)}×)`],
 		['Idle poll = 1 request', mark(trigger.idleRequests === 1 && trigger.idleAfterChangesRequests === 1)],
 		[`Per-item Get, Concurrency 1, ${perItem.latencyMs} ms latency: overhead per item ≤ ${TARGET_PER_ITEM_OVERHEAD_MS} ms`, `${mark(perItemOverheadMs(perItem) <= TARGET_PER_ITEM_OVERHEAD_MS)} (${fixed(perItemOverheadMs(perItem))} ms)`],
-		...n8nTargets(n8n, n8nNumbers),
+		...n8n.flatMap((section, at) => n8nTargets(section, n8nNumbers[at])),
 	];
 	sections.unshift('### Targets\n\n' + table(['target', 'met'], targets));
 
@@ -450,7 +449,7 @@ async function main(): Promise<void> {
 				tokens: tokens.map((t) => ({ ...t, provisioning: provisioning(t), floor: tokenFloor(t) })),
 				perItem: { ...perItem, overheadPerItemMs: perItemOverheadMs(perItem) },
 				httpClients,
-				n8n: n8n.kind === 'n8n' ? { ...n8n, figures: n8nNumbers } : n8n,
+				n8n: n8n.map((section, at) => (section.kind === 'n8n' ? { ...section, figures: n8nNumbers[at] } : section)),
 				targets: Object.fromEntries(targets),
 			},
 			null,
