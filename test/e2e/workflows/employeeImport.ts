@@ -17,24 +17,25 @@ import { actionNode, baseNode, chainWorkflow, type CredentialRef } from './build
 // ---------------------------------------------------------------- the node's parameters
 
 /**
- * PLACEHOLDER until the writes branch lands ("Writes API:" commit): the node version with the
- * `resourceMapper` parameter, the Create or Update operation's name, its parameters for Map
- * Automatically matching on one column, and the output field that says what happened to a row.
+ * PLACEHOLDER until the writes branch lands (its "Writes API:" commit): node version 2 with the
+ * `columns` resourceMapper, the Create or Update operation (`upsert`) with Map Automatically and
+ * Columns to Match On, and the output field `writeOutcome` (names as in the writes branch's work
+ * in progress, nodes/PersonnelData/actions/employee/columns.description.ts).
  */
 export const IMPORT_NODE = {
 	typeVersion: 2,
-	operation: 'createOrUpdate',
+	operation: 'upsert',
 	parameters(matchOn: string): Record<string, unknown> {
 		return {
 			resource: 'employee',
 			operation: IMPORT_NODE.operation,
-			columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [matchOn], schema: [] },
+			columns: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [matchOn], schema: [] },
 			options: {},
 		};
 	},
 	/** What happened to the row of an output item: created, updated or unchanged. */
 	outcome(item: Record<string, unknown>): unknown {
-		return item._outcome;
+		return item.writeOutcome;
 	},
 } as const;
 
