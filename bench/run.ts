@@ -26,6 +26,7 @@ import {
 	type TokensResult,
 	type TriggerResult,
 } from './common';
+import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
 import { VARIANTS, n8nFigures, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 interface Plan {
@@ -242,6 +243,7 @@ async function main(): Promise<void> {
 	let perItem: PerItemResult;
 	let httpClients: HttpClientsResult;
 	let n8n: N8nOutcome = { kind: 'skipped', reason: '--no-n8n' };
+	let imports: ImportOutcome = { kind: 'skipped', reason: '--no-n8n' };
 
 	try {
 		for (const n of plan.sizes) {
@@ -286,6 +288,8 @@ async function main(): Promise<void> {
 		if (plan.n8n) {
 			n8n = await runN8nSection(plan.n8n, source, control, log);
 			if (n8n.kind === 'skipped') log(`real n8n: SKIPPED: ${n8n.reason}`);
+			imports = await runImportSection({ reps: plan.quick ? 1 : 3 }, source, control, log);
+			if (imports.kind === 'skipped') log(`HR import: SKIPPED: ${imports.reason}`);
 		}
 	} finally {
 		await sim.stop();
@@ -413,6 +417,7 @@ async function main(): Promise<void> {
 	} else {
 		sections.push(`### Inside real n8n\n\nSkipped: ${n8n.reason}.`);
 	}
+	sections.push(importMarkdown(imports));
 
 	const at10k = returnAll.find((r) => r.n === 10_000);
 	const targets = [
@@ -422,6 +427,7 @@ async function main(): Promise<void> {
 		['Idle poll = 1 request', mark(trigger.idleRequests === 1 && trigger.idleAfterChangesRequests === 1)],
 		[`Per-item Get, Concurrency 1, ${perItem.latencyMs} ms latency: overhead per item ≤ ${TARGET_PER_ITEM_OVERHEAD_MS} ms`, `${mark(perItemOverheadMs(perItem) <= TARGET_PER_ITEM_OVERHEAD_MS)} (${fixed(perItemOverheadMs(perItem))} ms)`],
 		...n8nTargets(n8n, n8nNumbers),
+		...importTargets(imports),
 	];
 	sections.unshift('### Targets\n\n' + table(['target', 'met'], targets));
 
@@ -451,6 +457,7 @@ async function main(): Promise<void> {
 				perItem: { ...perItem, overheadPerItemMs: perItemOverheadMs(perItem) },
 				httpClients,
 				n8n: n8n.kind === 'n8n' ? { ...n8n, figures: n8nNumbers } : n8n,
+				imports,
 				targets: Object.fromEntries(targets),
 			},
 			null,
