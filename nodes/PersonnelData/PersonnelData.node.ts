@@ -6,6 +6,8 @@ import { route } from './actions/router';
 import { answerAsTool, isToolCall } from './actions/toolMode';
 import { searchConditions, searchRecords } from '../shared/methods/listSearch';
 import { fieldPickers } from '../shared/methods/loadOptions';
+import { resourceMapping } from './methods/resourceMapping';
+import { DEFAULT_NODE_VERSION, NODE_VERSIONS } from './actions/versions';
 
 export class PersonnelData implements INodeType {
 	description: INodeTypeDescription = {
@@ -13,7 +15,8 @@ export class PersonnelData implements INodeType {
 		name: 'personnelData',
 		icon: { light: 'file:personnelData.svg', dark: 'file:personnelData.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: NODE_VERSIONS,
+		defaultVersion: DEFAULT_NODE_VERSION,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description: 'Read employees, time reports, organizational units and more from the Personnel Data API, and write employees',
 		defaults: { name: 'Personnel Data' },
@@ -24,7 +27,7 @@ export class PersonnelData implements INodeType {
 		properties: nodeProperties,
 	};
 
-	methods = { listSearch: { searchConditions, searchRecords }, loadOptions: fieldPickers };
+	methods = { listSearch: { searchConditions, searchRecords }, loadOptions: fieldPickers, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return isToolCall(this) ? await answerAsTool(this, route) : await route.call(this);

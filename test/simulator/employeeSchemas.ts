@@ -133,6 +133,7 @@ const REMAPPED: EmployeeSchema = {
 			last_name: text,
 			email: text,
 			phone1: text,
+			employee_number: { type: { kind: 'string' }, ops: ['eq', 'in'] },
 			organizational_unit_id: { type: { kind: 'uuid' }, ops: ['eq', 'in'] },
 			employment_start_date: { type: { kind: 'date' }, ops: COMPARE },
 		},

@@ -58,6 +58,9 @@ export const LIST_DEFS = {
 			email: { type: STRING, ops: EQ_ILIKE },
 			first_name: { type: STRING, ops: EQ_ILIKE },
 			last_name: { type: STRING, ops: EQ_ILIKE },
+			// The keys an HR import matches on (Create or Update); the spec leaves employee filters open.
+			employee_number: { type: STRING, ops: EQ_IN },
+			private_id_number: { type: STRING, ops: EQ_IN },
 		},
 		orderable: ['id', 'inserted_at', 'updated_at', 'first_name', 'last_name'],
 		fields: EMPLOYEE_FIELDS,

@@ -74,6 +74,7 @@ describe('Return All under random 429 and 500 faults', () => {
 		bed.simulator.sim.queueFault({ pathPrefix: '/v1/org/employees', method: 'POST', status: 500, count: 1 });
 		const result = await bed.runtime.execute({
 			nodeType: 'personnelData',
+			typeVersion: 1,
 			parameters: { resource: 'employee', operation: 'create', first_name: 'Ada', last_name: 'Lovelace' },
 			continueOnFail: true,
 		});

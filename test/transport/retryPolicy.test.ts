@@ -17,7 +17,7 @@ describe('retries and error mapping', () => {
 	});
 
 	const run = (parameters = getManyEmployees(), continueOnFail = false) =>
-		bed.runtime.execute({ nodeType: 'personnelData', parameters, continueOnFail });
+		bed.runtime.execute({ nodeType: 'personnelData', typeVersion: 1, parameters, continueOnFail });
 	const statuses = () => apiRequests(bed).map((entry) => entry.fault ?? String(entry.status));
 	const employeeId = () => bed.simulator.sim.getRecords('employees')[0].id;
 

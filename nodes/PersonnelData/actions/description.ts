@@ -1,9 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { ResourceDefinition } from '../../shared/registry';
 import { RESOURCES } from '../../shared/registry';
 import { operationsOf } from './operations';
+import type { Operation } from './types';
 import { showFor } from './types';
+import { forVersions, NODE_VERSIONS } from './versions';
 
 const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
@@ -18,15 +20,14 @@ const resourceProperty: INodeProperties = {
 	default: 'employee',
 };
 
-function operationProperty(resource: ResourceDefinition): INodeProperties {
-	const operations = operationsOf(resource);
+function operationProperty(resource: ResourceDefinition, operations: Operation[], displayOptions: IDisplayOptions): INodeProperties {
 	const defaultOperation = (operations.find((operation) => operation.name === 'getMany') ?? operations[0]).name;
 	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
+		displayOptions,
 		options: operations.map((operation) => ({
 			name: operation.displayName,
 			value: operation.name,
@@ -37,6 +38,24 @@ function operationProperty(resource: ResourceDefinition): INodeProperties {
 	};
 }
 
+/**
+ * The Operation choice of a resource: one for every node version, or, when a version adds an
+ * operation (Create or Update in version 2), one per version, so a saved version 1 node keeps its list.
+ */
+function operationProperties(resource: ResourceDefinition): INodeProperties[] {
+	const operations = operationsOf(resource);
+	const show = { show: { resource: [resource.value] } };
+	const since = [...new Set(operations.map((operation) => operation.sinceVersion ?? NODE_VERSIONS[0]))];
+	if (since.length === 1 && since[0] === NODE_VERSIONS[0]) return [operationProperty(resource, operations, show)];
+	return NODE_VERSIONS.map((version) =>
+		operationProperty(
+			resource,
+			operations.filter((operation) => (operation.sinceVersion ?? NODE_VERSIONS[0]) <= version),
+			forVersions(show, [version]),
+		),
+	);
+}
+
 function operationFields(resource: ResourceDefinition): INodeProperties[] {
 	return operationsOf(resource).flatMap((operation) => operation.properties(resource, showFor(resource, operation.name)));
 }
@@ -44,6 +63,6 @@ function operationFields(resource: ResourceDefinition): INodeProperties[] {
 /** The node's whole form, derived from the resource registry. */
 export const nodeProperties: INodeProperties[] = [
 	resourceProperty,
-	...RESOURCES.map(operationProperty),
+	...RESOURCES.flatMap(operationProperties),
 	...RESOURCES.flatMap(operationFields),
 ];

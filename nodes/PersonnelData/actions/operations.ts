@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../../shared/registry';
 import { create } from './employee/create.operation';
 import { replace } from './employee/replace.operation';
 import { update } from './employee/update.operation';
+import { upsert } from './employee/upsert.operation';
 import { get } from './generic/get.operation';
 import { getMany } from './generic/getMany.operation';
 import { createOrUpdate } from './systemTimeType/createOrUpdate.operation';
@@ -13,7 +14,7 @@ import type { Operation } from './types';
  * here is offered wherever it says, and one left out is offered nowhere (the type check names it,
  * because its `name` must be a key of this object).
  */
-export const OPERATIONS = { create, createOrUpdate, get, getMany, replace, update } satisfies Record<string, Operation>;
+export const OPERATIONS = { create, createOrUpdate, get, getMany, replace, update, upsert } satisfies Record<string, Operation>;
 
 export type OperationName = keyof typeof OPERATIONS;
 

@@ -18,6 +18,8 @@ export interface Operation {
 	name: OperationName;
 	/** Whether the node offers this operation for a resource (the form and the router ask this). */
 	offeredFor: (resource: ResourceDefinition) => boolean;
+	/** The first node version that offers it (absent: every version). */
+	sinceVersion?: number;
 	displayName: string;
 	/** The action label n8n shows in the node panel, e.g. "Get many employees". */
 	action: (resource: ResourceDefinition) => string;

@@ -10,14 +10,23 @@ const operationNamesOf = (resource: (typeof RESOURCES)[number]): string[] => ope
 const description = new PersonnelData().description;
 const properties = description.properties;
 
-/** Whether a property is shown for this resource and operation (resource/operation display options only). */
-function shownFor(property: INodeProperties, resource: string, operation: string): boolean {
+const VERSIONS = description.version as number[];
+
+/** Whether a property is shown for this resource and operation in a node version (resource, operation and @version display options only). */
+function shownFor(property: INodeProperties, resource: string, operation: string, version = VERSIONS[VERSIONS.length - 1]): boolean {
 	const show = property.displayOptions?.show;
 	if (!show) return true;
 	if (show.resource && !show.resource.includes(resource)) return false;
 	if (show.operation && !show.operation.includes(operation)) return false;
+	if (show['@version'] && !show['@version'].includes(version)) return false;
 	return true;
 }
+
+/** The operations a node version offers for a resource. */
+const operationNamesIn = (resource: (typeof RESOURCES)[number], version: number): string[] =>
+	operationsOf(resource)
+		.filter((operation) => (operation.sinceVersion ?? 1) <= version)
+		.map((operation) => operation.name);
 
 const optionValues = (options: INodeProperties['options']): string[] =>
 	(options as INodePropertyOptions[]).map((option) => String(option.value));
@@ -35,12 +44,27 @@ describe('Personnel Data: the node description is generated from the registry', 
 		expect(optionValues(resource.options).sort()).toEqual(RESOURCES.map((r) => r.value).sort());
 	});
 
-	it.each(RESOURCES.map((resource) => [resource.value, resource] as const))('%s: exactly operationsOf(resource)', (_value, resource) => {
-		const operationProperties = properties.filter(
-			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
-		);
-		expect(operationProperties).toHaveLength(1);
-		expect(optionValues(operationProperties[0].options).sort()).toEqual(operationNamesOf(resource).sort());
+	it('is a versioned node: saved workflows keep version 1, a new node gets version 2', () => {
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
+	});
+
+	it.each(RESOURCES.flatMap((resource) => VERSIONS.map((version) => [resource.value, version, resource] as const)))(
+		'%s, version %i: exactly the operations of operationsOf(resource) that the version offers',
+		(_value, version, resource) => {
+			const operationProperties = properties.filter(
+				(property) => property.name === 'operation' && shownFor(property, resource.value, '', version) && property.displayOptions?.show?.resource?.includes(resource.value),
+			);
+			expect(operationProperties).toHaveLength(1);
+			expect(optionValues(operationProperties[0].options).sort()).toEqual(operationNamesIn(resource, version).sort());
+		},
+	);
+
+	it('Create or Update is offered for employees from version 2 on, and version 1 keeps its list', () => {
+		const employee = RESOURCES.find((resource) => resource.value === 'employee') as (typeof RESOURCES)[number];
+		expect(operationNamesIn(employee, 1)).not.toContain('upsert');
+		expect(operationNamesIn(employee, 2)).toContain('upsert');
+		expect(operationNamesOf(employee)).toContain('upsert');
 	});
 
 	it.each(RESOURCES.filter((r) => r.paths.list).map((resource) => [resource.value, resource] as const))(
@@ -98,14 +122,16 @@ describe('Personnel Data: the node description is generated from the registry', 
 		});
 	});
 
-	const combinations = RESOURCES.flatMap((resource) => operationNamesOf(resource).map((operation) => [resource.value, operation] as const));
+	const combinations = RESOURCES.flatMap((resource) =>
+		VERSIONS.flatMap((version) => operationNamesIn(resource, version).map((operation) => [resource.value, operation, version] as const)),
+	);
 
-	it.each(combinations)('n8n accepts the description with default parameters for %s / %s', (resource, operation) => {
+	it.each(combinations)('n8n accepts the description with default parameters for %s / %s, version %i', (resource, operation, version) => {
 		const node: INode = {
 			id: '1',
 			name: 'Personnel Data',
 			type: 'n8n-nodes-personnel-data.personnelData',
-			typeVersion: 1,
+			typeVersion: version,
 			position: [0, 0],
 			parameters: { resource, operation },
 		};
@@ -121,27 +147,50 @@ describe('Personnel Data: the node description is generated from the registry', 
 		// Only required fields the user has yet to fill in (an ID, names) may be reported.
 		for (const [name, messages] of Object.entries(issues?.parameters ?? {})) {
 			expect(messages.join(' ')).toMatch(/required|must be/i);
-			const property = properties.find((candidate) => candidate.name === name && shownFor(candidate, resource, operation));
+			const property = properties.find((candidate) => candidate.name === name && shownFor(candidate, resource, operation, version));
 			expect(property?.required).toBe(true);
 		}
 	});
 
 	it.each([
-		['employee', 'get', ['id']],
-		['employee', 'create', ['first_name', 'last_name']],
-		['systemTimeType', 'createOrUpdate', ['systemIntegrationId', 'typeName']],
-		['employee', 'getMany', []],
-		['condition', 'getMany', []],
-	])('%s / %s with defaults: n8n reports exactly the empty required fields %j', (resource, operation, required) => {
-		const node: INode = { id: '1', name: 'Personnel Data', type: 'n8n-nodes-personnel-data.personnelData', typeVersion: 1, position: [0, 0], parameters: { resource, operation } };
+		['employee', 'get', 1, ['id']],
+		['employee', 'create', 1, ['first_name', 'last_name']],
+		['systemTimeType', 'createOrUpdate', 1, ['systemIntegrationId', 'typeName']],
+		['employee', 'getMany', 1, []],
+		['condition', 'getMany', 1, []],
+		['employee', 'get', 2, ['id']],
+		['employee', 'create', 2, []],
+		['employee', 'upsert', 2, []],
+		['employee', 'update', 2, ['id']],
+		['employee', 'replace', 2, ['id']],
+		['systemTimeType', 'createOrUpdate', 2, ['systemIntegrationId', 'typeName']],
+	] as const)('%s / %s, version %i, with defaults: n8n reports exactly the empty required fields %j', (resource, operation, version, required) => {
+		const node: INode = { id: '1', name: 'Personnel Data', type: 'n8n-nodes-personnel-data.personnelData', typeVersion: version, position: [0, 0], parameters: { resource, operation } };
 		const parameters = NodeHelpers.getNodeParameters(properties, node.parameters, true, false, node, description) ?? {};
 		const issues = NodeHelpers.getNodeParametersIssues(properties, { ...node, parameters }, description);
 		expect(Object.keys(issues?.parameters ?? {}).sort()).toEqual([...required].sort());
 	});
 
-	it('each parameter name is unique among the properties shown for one resource and operation', () => {
-		for (const [resource, operation] of combinations) {
-			const names = properties.filter((property) => shownFor(property, resource, operation)).map((property) => property.name);
+	it('version 2 writes: one column mapper, the JSON escape hatches only under Options with a valid default', () => {
+		for (const operation of ['create', 'update', 'replace', 'upsert']) {
+			const shown = properties.filter((property) => shownFor(property, 'employee', operation, 2));
+			const columns = shown.filter((property) => property.type === 'resourceMapper');
+			expect(columns.map((property) => property.name)).toEqual(['columns']);
+			expect(columns[0].typeOptions?.resourceMapper?.resourceMapperMethod).toBe('getEmployeeColumns');
+			expect(typeof new PersonnelData().methods.resourceMapping.getEmployeeColumns).toBe('function');
+			expect(shown.filter((property) => property.type === 'json')).toEqual([]);
+			const options = shown.find((property) => property.name === 'options') as INodeProperties;
+			const json = (options.options as INodeProperties[]).filter((option) => option.type === 'json');
+			expect(json.map((option) => [option.name, option.default])).toEqual([
+				['customProperties', '{}'],
+				['otherFields', '{}'],
+			]);
+		}
+	});
+
+	it('each parameter name is unique among the properties shown for one resource, operation and version', () => {
+		for (const [resource, operation, version] of combinations) {
+			const names = properties.filter((property) => shownFor(property, resource, operation, version)).map((property) => property.name);
 			expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
 		}
 	});

@@ -15,12 +15,24 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	/** The node's On Error setting (overrides `continueOnFail`). */
 	onError?: ExecuteOptions['onError'];
+	/**
+	 * The node version; default 1, the version these suites' parameters were written for (the read
+	 * operations are the same in every version; version 2 changes the employee writes' forms).
+	 */
+	typeVersion?: number;
 }
 
 /** Runs the action node once, with the simulator's request log cleared first. */
 export async function run(bed: TestBed, parameters: INodeParameters, options: RunOptions = {}): Promise<ExecuteResult> {
 	bed.simulator.sim.clearRequests();
-	return await bed.runtime.execute({ nodeType: NODE, parameters, items: options.items, continueOnFail: options.continueOnFail, onError: options.onError });
+	return await bed.runtime.execute({
+		nodeType: NODE,
+		typeVersion: options.typeVersion ?? 1,
+		parameters,
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+		onError: options.onError,
+	});
 }
 
 /** Output items of the first output; fails the test with the node's error when it threw. */

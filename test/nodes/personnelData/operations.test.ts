@@ -13,11 +13,12 @@ import { apiRequests, byId, outputOf, run, UNKNOWN_UUID } from './helpers';
 const properties = new PersonnelData().description.properties;
 const ALL_OPERATIONS = Object.values(OPERATIONS);
 
-/** The Operation options the form shows once this resource is chosen. */
+/** The Operation options the form shows once this resource is chosen, in the newest node version. */
 function operationOptions(resource: ResourceDefinition): INodePropertyOptions[] {
-	const shown = properties.filter(
-		(property: INodeProperties) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource.value),
-	);
+	const shown = properties.filter((property: INodeProperties) => {
+		const show = property.displayOptions?.show;
+		return property.name === 'operation' && show?.resource?.includes(resource.value) && (show['@version'] === undefined || show['@version'].includes(2));
+	});
 	expect(shown).toHaveLength(1);
 	return shown[0].options as INodePropertyOptions[];
 }
@@ -38,6 +39,7 @@ const WORKING_PARAMETERS: Record<OperationName, (resource: ResourceDefinition, s
 	create: () => ({ first_name: 'Ada', last_name: 'Lovelace' }),
 	update: (resource, sim) => ({ id: byId(someId(resource, sim)), fields: { phone2: '+46 70 000 00 01' } }),
 	replace: (resource, sim) => ({ id: byId(someId(resource, sim)), first_name: 'Grace', last_name: 'Hopper' }),
+	upsert: () => ({ columns: { mappingMode: 'defineBelow', value: { employee_number: 'E-PROBE-1', first_name: 'Ada', last_name: 'Lovelace' }, matchingColumns: ['employee_number'], schema: [] } }),
 	createOrUpdate: (_resource, sim) => ({ systemIntegrationId: sim.getRecords('systemIntegrations')[0].id, typeName: 'Probe', fields: { type_code: 'PRB' } }),
 };
 
@@ -72,7 +74,7 @@ describe('Personnel Data: the Operation options and the router derive from OPERA
 
 	it.each(offered)('%s / %s: offered, so the router runs it against the API', async (resource, operation) => {
 		const parameters = WORKING_PARAMETERS[operation](resourceByValue(resource), bed.simulator.sim);
-		const result = await run(bed, { resource, operation, ...parameters });
+		const result = await run(bed, { resource, operation, ...parameters }, { typeVersion: operation === 'upsert' ? 2 : 1 });
 		expect(outputOf(result).length).toBeGreaterThan(0);
 		const requests = apiRequests(bed);
 		expect(requests.length).toBeGreaterThan(0);

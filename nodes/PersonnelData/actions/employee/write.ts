@@ -12,6 +12,9 @@ import { employee } from '../../../shared/registry/resources/employee';
 import { mergeHistories } from './datedHistory';
 import { employeeWrite } from './payload';
 import { employeeWriteProperties } from './write.description';
+import { employeeColumnsProperties } from './columns.description';
+import { prepareColumnsWrite } from './columnsOperation';
+import { forVersions, NODE_VERSION_COLUMNS } from '../versions';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
 
@@ -86,9 +89,16 @@ export function employeeWriteOperation(name: WriteName): Operation {
 		action: (resource) => WORDING[name].action(withArticle(resource.displayName.toLowerCase())),
 		description: () => WORDING[name].description,
 		properties: (resource, displayOptions) =>
-			resource.writable ? employeeWriteProperties(resource, resource.writable, name, displayOptions) : [],
+			resource.writable
+				? [
+						...employeeWriteProperties(resource, resource.writable, name, forVersions(displayOptions, [1])),
+						...employeeColumnsProperties(resource, name, forVersions(displayOptions, [NODE_VERSION_COLUMNS])),
+					]
+				: [],
 
-		prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
+		prepare(this: IExecuteFunctions, run) {
+			if (this.getNode().typeVersion >= NODE_VERSION_COLUMNS) return prepareColumnsWrite(this, name, run);
+			const { resource, itemIndex, read } = run;
 			const { body, historyEdits } = employeeWrite(resource, name, read);
 			const template = resource.paths[name] as string;
 			let path = template;

@@ -1,0 +1,277 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { employeeColumns } from '../../../../nodes/PersonnelData/actions/employee/columns';
+import { NOTHING_DISCOVERED, observeRecords } from '../../../../nodes/shared/fields/discover';
+import { employee as employeeResource } from '../../../../nodes/shared/registry/resources/employee';
+import { useTestBed } from '../../setup';
+import type { RunOptions } from '../helpers';
+import { apiRequests, byId, jsonOf, outputOf, queryValues, run } from '../helpers';
+
+/** Node version 2: the column mapper, Create or Update, skip unchanged. */
+const V2: RunOptions = { typeVersion: 2 };
+
+const items = (rows: IDataObject[]): INodeExecutionData[] => rows.map((json) => ({ json }));
+
+const automatically = (extra: INodeParameters = {}): INodeParameters => ({ mappingMode: 'autoMapInputData', value: null, matchingColumns: [], schema: [], ...extra });
+const manually = (value: IDataObject, extra: INodeParameters = {}): INodeParameters => ({ mappingMode: 'defineBelow', value: value as INodeParameters, matchingColumns: [], schema: [], ...extra });
+
+const upsertOn = (field: string, options: IDataObject = {}): INodeParameters => ({
+	resource: 'employee',
+	operation: 'upsert',
+	columns: automatically({ matchingColumns: [field] }),
+	options: options as INodeParameters,
+});
+
+describe('Personnel Data, version 2: employee writes from columns', () => {
+	const bed = useTestBed();
+	const sim = () => bed.simulator.sim;
+	const writes = () => apiRequests(bed).filter((entry) => entry.method !== 'GET');
+	const lookups = () => apiRequests(bed).filter((entry) => entry.method === 'GET');
+	const stored = (id: string): IDataObject => {
+		const record = sim()
+			.getRecords('employees')
+			.find((candidate) => candidate.id === id);
+		if (!record) throw new Error(`no employee ${id}`);
+		return record as unknown as IDataObject;
+	};
+	let numberSeq = 0;
+	const freshNumber = () => `T-${process.pid}-${++numberSeq}`;
+	const existing = (count: number, overrides: IDataObject = {}) =>
+		Array.from({ length: count }, () => sim().createRecords('employees', 1, { restricted: false, overrides: { employee_number: freshNumber(), ...overrides } as never })[0]);
+
+	describe('the columns', () => {
+		it('are the writable fields, the customer\'s own and the dated properties; Create\'s names required, read-only fields not offered, id only to match on', () => {
+			const discovered = observeRecords([{ id: 'x', first_name: 'A', badge_color: 'red', seats: 3, properties: { title: [{ valid_from: null, value: 'A' }], weekly_hours: [{ valid_from: null, value: 40 }], first_name: [{ valid_from: null, value: 'A' }] } }]);
+			const create = employeeColumns(employeeResource, discovered, 'create');
+			const ids = create.map((column) => column.id);
+			expect(ids).toEqual(expect.arrayContaining(['first_name', 'last_name', 'email', 'employee_number', 'badge_color', 'seats', 'title', 'work_percentage', 'weekly_hours', 'first_name (dated)']));
+			for (const readOnly of ['id', 'org_id', 'inserted_at', 'updated_at', 'properties']) expect(ids).not.toContain(readOnly);
+			expect(create.filter((column) => column.required).map((column) => column.id)).toEqual(['first_name', 'last_name']);
+			expect(create.find((column) => column.id === 'seats')?.type).toBe('number');
+			expect(create.find((column) => column.id === 'work_percentage')).toMatchObject({ type: 'number', displayName: 'Work Percentage (Dated)' });
+
+			const upsert = employeeColumns(employeeResource, NOTHING_DISCOVERED, 'upsert');
+			expect(upsert[0]).toMatchObject({ id: 'id', canBeUsedToMatch: true });
+			expect(upsert.filter((column) => column.required)).toEqual([]);
+			expect(upsert.find((column) => column.id === 'title')?.canBeUsedToMatch).toBe(false);
+			expect(upsert.find((column) => column.id === 'employee_number')?.canBeUsedToMatch).toBe(true);
+		});
+	});
+
+	describe('Create', () => {
+		it('Map Automatically: the item\'s keys name the fields, a dated value is one entry valid from Options › Valid From', async () => {
+			const number = freshNumber();
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'create', columns: automatically(), options: { validFrom: '2026-02-01' } },
+				{ ...V2, items: items([{ first_name: 'Ada', last_name: 'Lovelace', employee_number: number, title: 'Analyst', work_percentage: '80', phone2: '' }]) },
+			);
+			const [created] = jsonOf(result);
+			expect(created.writeOutcome).toBe('created');
+			const [request] = writes();
+			expect(request.body).toEqual({
+				data: {
+					first_name: 'Ada',
+					last_name: 'Lovelace',
+					employee_number: number,
+					properties: { title: [{ valid_from: '2026-02-01', value: 'Analyst' }], work_percentage: [{ valid_from: '2026-02-01', value: 80 }] },
+				},
+			});
+		});
+
+		it('without the Valid From option a dated value is valid from today in the workflow\'s time zone; added but empty: from the beginning', async () => {
+			await run(bed, { resource: 'employee', operation: 'create', columns: manually({ first_name: 'A', last_name: 'B', title: 'Lead' }) }, V2);
+			const today = new Date().toISOString().slice(0, 10);
+			const title = ((writes()[0].body as IDataObject).data as IDataObject).properties as IDataObject;
+			// The harness runs the workflow in UTC.
+			expect(title.title).toEqual([{ valid_from: today, value: 'Lead' }]);
+
+			await run(bed, { resource: 'employee', operation: 'create', columns: manually({ first_name: 'A', last_name: 'B', title: 'Lead' }), options: { validFrom: '' } }, V2);
+			expect((((writes()[0].body as IDataObject).data as IDataObject).properties as IDataObject).title).toEqual([{ valid_from: null, value: 'Lead' }]);
+		});
+
+		it('a value that is already a [{valid_from, value}] history is the whole history', async () => {
+			const history = [
+				{ valid_from: null, value: 'Analyst' },
+				{ valid_from: '2026-01-01', value: 'Lead' },
+			];
+			await run(bed, { resource: 'employee', operation: 'create', columns: automatically() }, { ...V2, items: items([{ first_name: 'A', last_name: 'B', title: history as unknown as IDataObject[] }]) });
+			expect((((writes()[0].body as IDataObject).data as IDataObject).properties as IDataObject).title).toEqual([
+				{ valid_from: '2026-01-01', value: 'Lead' },
+				{ valid_from: null, value: 'Analyst' },
+			]);
+		});
+
+		it('a missing required name, a key that is no column, or a bad email fail the item naming it, nothing sent', async () => {
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'create', columns: automatically() },
+				{ ...V2, continueOnFail: true, items: items([{ last_name: 'B' }, { first_name: 'A', last_name: 'B', shoe_size: 43 }, { first_name: 'A', last_name: 'B', email: 'nope' }]) },
+			);
+			const errors = outputOf(result).map((item) => String(item.json.error));
+			expect(errors[0]).toMatch(/first_name: required to create an employee/);
+			expect(errors[1]).toMatch(/shoe_size: not a column of an employee/);
+			expect(errors[2]).toMatch(/"nope" is not an email address/);
+			expect(apiRequests(bed)).toEqual([]);
+		});
+
+		it('a fresh node (Map Each Column Manually, no value yet) fails naming the required names, nothing sent', async () => {
+			const result = await run(bed, { resource: 'employee', operation: 'create' }, V2);
+			expect(result.error?.message).toMatch(/first_name: required to create an employee/);
+			expect(apiRequests(bed)).toEqual([]);
+		});
+
+		it('Options › Ignore Columns leaves keys out; read-only fields of a record read by another node are left out', async () => {
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'create', columns: automatically(), options: { ignoreColumns: 'row, notes' } },
+				{ ...V2, items: items([{ id: 'x', inserted_at: 'y', row: 3, notes: 'n', first_name: 'A', last_name: 'B' }]) },
+			);
+			expect(jsonOf(result)[0].writeOutcome).toBe('created');
+			expect(writes()[0].body).toEqual({ data: { first_name: 'A', last_name: 'B' } });
+		});
+	});
+
+	describe('Update', () => {
+		it('sends only what changed, keeps the history, and says unchanged (no write) when nothing would change', async () => {
+			const [employee] = existing(1);
+			const before = stored(employee.id);
+			const titles = (before.properties as IDataObject).title;
+			const parameters = { resource: 'employee', operation: 'update', id: byId(employee.id), options: { validFrom: '2027-03-01' } };
+
+			const changed = await run(bed, { ...parameters, columns: manually({ phone1: before.phone1 as string, phone2: '+46 1', title: 'Chief' }) }, V2);
+			expect(jsonOf(changed)[0].writeOutcome).toBe('updated');
+			expect(lookups()).toHaveLength(1);
+			const [patch] = writes();
+			expect(patch.method).toBe('PATCH');
+			const data = (patch.body as IDataObject).data as IDataObject;
+			expect(data.phone1).toBeUndefined();
+			expect(data.phone2).toBe('+46 1');
+			const sentTitles = (data.properties as IDataObject).title as IDataObject[];
+			expect(sentTitles[0]).toEqual({ valid_from: '2027-03-01', value: 'Chief' });
+			expect(sentTitles.slice(1)).toEqual(expect.arrayContaining(titles as IDataObject[]));
+
+			const again = await run(bed, { ...parameters, columns: manually({ phone2: '+46 1', title: 'Chief' }) }, V2);
+			expect(jsonOf(again)[0]).toMatchObject({ id: employee.id, writeOutcome: 'unchanged' });
+			expect(writes()).toEqual([]);
+
+			const forced = await run(bed, { ...parameters, columns: manually({ phone2: '+46 1' }), options: { writeUnchanged: true } }, V2);
+			expect(jsonOf(forced)[0].writeOutcome).toBe('updated');
+			expect(writes()).toHaveLength(1);
+		});
+	});
+
+	describe('Create or Update', () => {
+		it('one lookup request per 100 keys: creates the new, updates the changed, leaves the same; a second run writes nothing', async () => {
+			const people = existing(120);
+			const rows = [
+				...people.map((person, index) => ({
+					employee_number: person.employee_number,
+					first_name: person.first_name,
+					last_name: person.last_name,
+					...(index % 4 === 0 ? { phone1: `+46 ${index}` } : {}),
+				})),
+				...Array.from({ length: 30 }, (_, index) => ({ employee_number: freshNumber(), first_name: 'New', last_name: `Person ${index}`, title: 'Trainee' })),
+			];
+			const first = await run(bed, upsertOn('employee_number'), { ...V2, items: items(rows as IDataObject[]) });
+			const outcomes = jsonOf(first).map((record) => record.writeOutcome);
+			expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(30);
+			expect(outcomes.filter((outcome) => outcome === 'updated')).toHaveLength(30);
+			expect(outcomes.filter((outcome) => outcome === 'unchanged')).toHaveLength(90);
+			expect(lookups()).toHaveLength(2);
+			expect(queryValues(lookups()[0].rawQuery, 'filters[employee_number][op]')).toEqual(['in']);
+			expect(writes().filter((entry) => entry.method === 'POST')).toHaveLength(30);
+			expect(writes().filter((entry) => entry.method === 'PATCH')).toHaveLength(30);
+			expect(outputOf(first).map((item) => item.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
+
+			const second = await run(bed, upsertOn('employee_number'), { ...V2, items: items(rows as IDataObject[]) });
+			expect(jsonOf(second).every((record) => record.writeOutcome === 'unchanged')).toBe(true);
+			expect(writes()).toEqual([]);
+			expect(lookups()).toHaveLength(2);
+		});
+
+		it('an update keeps the dated history: the new title is added from Valid From, the earlier entries stay', async () => {
+			const [person] = existing(1);
+			const before = (stored(person.id).properties as IDataObject).title as IDataObject[];
+			await run(bed, upsertOn('employee_number', { validFrom: '2027-06-01' }), { ...V2, items: items([{ employee_number: person.employee_number, title: 'Principal' }]) });
+			const after = (stored(person.id).properties as IDataObject).title as IDataObject[];
+			expect(after[0]).toEqual({ valid_from: '2027-06-01', value: 'Principal' });
+			expect(after).toEqual(expect.arrayContaining(before));
+			expect(after).toHaveLength(before.filter((entry) => entry.valid_from !== '2027-06-01').length + 1);
+		});
+
+		it('two rows with the same new key in one run: one create, then the second row updates that record', async () => {
+			const number = freshNumber();
+			const result = await run(bed, upsertOn('employee_number'), {
+				...V2,
+				items: items([
+					{ employee_number: number, first_name: 'Twin', last_name: 'One', phone1: '1' },
+					{ employee_number: number, first_name: 'Twin', last_name: 'One', phone1: '2' },
+				]),
+			});
+			const [created, updated] = jsonOf(result);
+			expect([created.writeOutcome, updated.writeOutcome]).toEqual(['created', 'updated']);
+			expect(updated.id).toBe(created.id);
+			expect(writes().map((entry) => entry.method)).toEqual(['POST', 'PATCH']);
+			expect(stored(String(created.id)).phone1).toBe('2');
+			expect(sim().getRecords('employees').filter((record) => record.employee_number === number)).toHaveLength(1);
+		});
+
+		it('a key that matches several employees fails that item alone (On Error: Continue), naming their ids', async () => {
+			const shared = freshNumber();
+			const twins = existing(2, { employee_number: shared });
+			const [single] = existing(1);
+			const result = await run(bed, upsertOn('employee_number'), {
+				...V2,
+				continueOnFail: true,
+				items: items([
+					{ employee_number: shared, phone1: '9' },
+					{ employee_number: single.employee_number, phone1: '+46 777' },
+				]),
+			});
+			const [failed, updated] = outputOf(result);
+			expect(String(failed.json.error)).toContain(`2 employees have employee_number ${shared}`);
+			for (const twin of twins) expect(String(failed.json.error)).toContain(twin.id);
+			expect(failed.pairedItem).toEqual({ item: 0 });
+			expect(updated.json.writeOutcome).toBe('updated');
+			expect(writes()).toHaveLength(1);
+		});
+
+		it('a row without a value to match on, or no column chosen to match on, fails naming it before anything is sent', async () => {
+			const result = await run(bed, upsertOn('employee_number'), { ...V2, continueOnFail: true, items: items([{ first_name: 'A', last_name: 'B' }]) });
+			expect(String(outputOf(result)[0].json.error)).toMatch(/employee_number: the item has no value for the column to match on/);
+			const none = await run(bed, { ...upsertOn('employee_number'), columns: automatically() }, { ...V2, items: items([{ employee_number: 'E1' }]) });
+			expect(none.error?.message).toMatch(/Columns to Match On: none chosen/);
+			expect(apiRequests(bed)).toEqual([]);
+		});
+
+		it('matching on id: an unknown id fails (never a create), a known one updates', async () => {
+			const [person] = existing(1);
+			const result = await run(bed, upsertOn('id'), {
+				...V2,
+				continueOnFail: true,
+				items: items([{ id: '00000000-0000-4000-8000-000000000000', first_name: 'X', last_name: 'Y' }, { id: person.id, phone2: '+46 42' }]),
+			});
+			const [missing, updated] = outputOf(result);
+			expect(String(missing.json.error)).toMatch(/No employee has ID 00000000-0000-4000-8000-000000000000/);
+			expect(updated.json.writeOutcome).toBe('updated');
+			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
+		});
+	});
+
+	describe('version 1 keeps its forms', () => {
+		it('a saved version 1 Update with Update Fields and Dated Values still works', async () => {
+			const [person] = existing(1);
+			const result = await run(bed, {
+				resource: 'employee',
+				operation: 'update',
+				id: byId(person.id),
+				fields: { phone2: '+46 5' },
+				datedValues: { entry: [{ property: 'title', validFrom: '2027-09-01', value: 'Manager' }] },
+			});
+			expect(jsonOf(result)[0].writeOutcome).toBeUndefined();
+			expect(stored(person.id).phone2).toBe('+46 5');
+			expect(((stored(person.id).properties as IDataObject).title as IDataObject[])[0]).toEqual({ valid_from: '2027-09-01', value: 'Manager' });
+		});
+	});
+});
