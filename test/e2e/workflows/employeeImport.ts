@@ -17,10 +17,9 @@ import { actionNode, baseNode, chainWorkflow, type CredentialRef } from './build
 // ---------------------------------------------------------------- the node's parameters
 
 /**
- * PLACEHOLDER until the writes branch lands (its "Writes API:" commit): node version 2 with the
- * `columns` resourceMapper, the Create or Update operation (`upsert`) with Map Automatically and
- * Columns to Match On, and the output field `writeOutcome` (names as in the writes branch's work
- * in progress, nodes/PersonnelData/actions/employee/columns.description.ts).
+ * Node version 2's Create or Update (operation `upsert`) as the writes branch's "Writes API:"
+ * commit describes it: the `columns` resourceMapper in Map Automatically with one column to match
+ * on, and the output field `writeOutcome` ("created" | "updated" | "unchanged").
  */
 export const IMPORT_NODE = {
 	typeVersion: 2,
