@@ -111,28 +111,14 @@ export function toCsv(rows: readonly ImportRow[]): string {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
- * Makes the file from the simulator's employees (deterministic for one seed). Before that, every
- * existing employee of the plan that has no title in force today gets one (an entry since always
- * added to its history), so that "unchanged" has one meaning: the file holds the title in force.
+ * Makes the file from the simulator's employees (deterministic for one seed; nothing in the
+ * simulator is changed). A row's title is the one in force on `today`; an employee with none in
+ * force (every entry starts later) gets an empty cell, which the node does not write.
  */
-export async function prepareImport(client: Pick<SimulatorClient, 'getRecords' | 'touchRecords'>, plan: ImportPlan, today: string): Promise<ImportScenario> {
+export async function prepareImport(client: Pick<SimulatorClient, 'getRecords'>, plan: ImportPlan, today: string): Promise<ImportScenario> {
 	const employees = (await client.getRecords('employees')).sort((a, b) => text(a.employee_number).localeCompare(text(b.employee_number)));
-	if (employees.length < plan.existing) throw new Error(`the simulator holds ${employees.length} employees, the import plan needs ${plan.existing}`);
-	let existing = employees.slice(0, plan.existing);
-	const untitled = existing.filter((record) => typeof valueInForce(titleHistory(record), today) !== 'string');
-	if (untitled.length > 0) {
-		const touched = new Map<string, SimRecord>();
-		for (const record of untitled) {
-			const dated: JsonObject[] = [...titleHistory(record).filter((e) => e.valid_from !== null), { valid_from: null, value: 'Associate' }].map((e) => ({ valid_from: e.valid_from, value: String(e.value) }));
-			const properties: JsonObject = { ...(record.properties as JsonObject), title: dated };
-			const [updated] = await client.touchRecords('employees', [record.id], { changes: { properties } });
-			touched.set(updated.id, updated);
-		}
-		existing = existing.map((record) => touched.get(record.id) ?? record);
-		// A history whose every entry starts later still has nothing in force: those are left out below.
-	}
-	existing = existing.filter((record) => typeof valueInForce(titleHistory(record), today) === 'string' && text(record.phone1) !== '' && text(record.email) !== '');
-	if (existing.length < plan.existing) throw new Error(`only ${existing.length} of the first ${plan.existing} employees have a title, phone and email to import`);
+	const existing = employees.slice(0, plan.existing).filter((record) => text(record.phone1) !== '' && text(record.email) !== '');
+	if (existing.length < plan.existing) throw new Error(`the simulator holds ${existing.length} employees with a phone number and email among its first ${plan.existing}, the import plan needs ${plan.existing}`);
 
 	const before = new Map(existing.map((record) => [text(record.employee_number), record]));
 	const changedTitle = new Set<string>();
@@ -146,7 +132,7 @@ export async function prepareImport(client: Pick<SimulatorClient, 'getRecords' |
 			last_name: text(record.last_name),
 			email: text(record.email),
 			phone1: text(record.phone1),
-			title: String(valueInForce(titleHistory(record), today)),
+			title: text(valueInForce(titleHistory(record), today)),
 		};
 		if (!changedAt.has(index)) return row;
 		if (changedTitle.size <= changedPhone.size) {
