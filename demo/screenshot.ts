@@ -1,7 +1,7 @@
 /**
  * Screenshots of the running demo's n8n editor, for the README (docs/images/).
  *   npm run demo                      # in another terminal; note the n8n URL it prints
- *   node --experimental-websocket --import tsx demo/screenshot.ts <n8n URL>
+ *   node --experimental-websocket --import tsx demo/screenshot.ts <n8n URL> [file.png …]
  * Uses Debian's chromium (apt-get install -y chromium) headless over the DevTools protocol; logs in
  * as the demo owner. Not part of `npm run demo`.
  */
@@ -37,6 +37,11 @@ const SHOTS: Shot[] = [
 	{
 		file: 'demo-node-update.png',
 		urlPath: `/workflow/${IDS.title}/d3000000-0000-4000-8000-000000000003`,
+		ready: '[data-test-id="ndv"] [data-test-id="node-parameters"]',
+	},
+	{
+		file: 'demo-node-import.png',
+		urlPath: `/workflow/${IDS.importFile}/d8000000-0000-4000-8000-000000000004`,
 		ready: '[data-test-id="ndv"] [data-test-id="node-parameters"]',
 	},
 ];
@@ -152,7 +157,9 @@ async function main(): Promise<void> {
 		if (status !== 200) throw new Error(`login answered ${String(status)}`);
 
 		mkdirSync(OUT_DIR, { recursive: true });
-		for (const shot of SHOTS) {
+		// Names after the URL take only those pictures (the others stay as committed).
+		const only = process.argv.slice(3);
+		for (const shot of SHOTS.filter((s) => only.length === 0 || only.includes(s.file))) {
 			await cdp.send('Page.navigate', { url: `${base}${shot.urlPath}` });
 			await waitFor(cdp, shot.ready);
 			const { data } = await cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png' });
