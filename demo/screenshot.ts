@@ -170,7 +170,8 @@ async function main(): Promise<void> {
 	} finally {
 		browser.kill('SIGTERM');
 		await new Promise((r) => browser.once('exit', r));
-		rmSync(profile, { recursive: true, force: true });
+		// Chromium may still be writing its profile as it exits.
+		rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 	}
 }
 
