@@ -130,8 +130,13 @@ export interface TokensResult {
 
 export interface PerItemRun {
 	concurrency: number;
+	/** Options → Read in Batches: list requests of up to 100 ids instead of one request per item. */
+	batched: boolean;
 	ms: number;
 	requests: number;
+	/** Of `requests`: list requests (the batches) and single Gets (per item, or the misses of a batch). */
+	listRequests: number;
+	getRequests: number;
 	errors: number;
 }
 

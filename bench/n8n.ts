@@ -29,7 +29,7 @@ import {
 	type WorkflowFile,
 	type WorkflowNode,
 } from '../test/e2e/n8n';
-import { actionNode, baseNode, chainWorkflow, type CredentialRef } from '../test/e2e/workflows/builders';
+import { actionNode, baseNode, chainWorkflow, itemsOf, type CredentialRef } from '../test/e2e/workflows/builders';
 import type { SimulatorClient } from '../test/simulator/client';
 import { REPO_ROOT, median } from './common';
 
@@ -48,6 +48,8 @@ export const VARIANTS = {
 	http: 'HTTP Request, Pagination, bearer header',
 	httpSplitOut: 'HTTP Request, Pagination + Split Out',
 	httpCredential: 'HTTP Request, Pagination, bearer from a Header Auth credential',
+	pdGetById: 'Personnel Data, Get by ID of each item (read in batches)',
+	httpGetById: 'HTTP Request, one GET per item, bearer header',
 } as const;
 export type VariantName = keyof typeof VARIANTS;
 
@@ -58,7 +60,14 @@ const MEASURED_NODES: Record<VariantName, string[]> = {
 	http: ['HTTP Request'],
 	httpSplitOut: ['HTTP Request', 'Split Out'],
 	httpCredential: ['HTTP Request'],
+	pdGetById: ['Personnel Data'],
+	httpGetById: ['HTTP Request'],
 };
+
+/** Items of the Get by ID variants: that many employees' ids, one item each (Set + Split Out upstream). */
+export const GET_BY_ID_ITEMS = 1_000;
+const GET_BY_ID_VARIANTS: readonly VariantName[] = ['pdGetById', 'httpGetById'];
+export const isGetById = (variant: VariantName): boolean => GET_BY_ID_VARIANTS.includes(variant);
 
 const WORKFLOW_IDS: Record<VariantName, string> = {
 	pdSimplifyOff: 'benchPdSimplOff1',
@@ -66,6 +75,8 @@ const WORKFLOW_IDS: Record<VariantName, string> = {
 	http: 'benchHttpPages01',
 	httpSplitOut: 'benchHttpSplit01',
 	httpCredential: 'benchHttpCred001',
+	pdGetById: 'benchPdGetById01',
+	httpGetById: 'benchHttpGetId01',
 };
 
 export interface N8nRun {
@@ -180,7 +191,17 @@ function personnelDataNode(simplify: boolean): WorkflowNode {
 	return actionNode('Personnel Data', PD_CREDENTIAL, { resource: 'employee', operation: 'getMany', returnAll: true, simplify });
 }
 
-function workflows(baseUrl: string, token: string): Record<VariantName, WorkflowFile> {
+/** The HTTP Request node as a user builds a Get by ID: one request per input item. */
+function httpGetByIdNode(baseUrl: string, token: string): WorkflowNode {
+	return baseNode('HTTP Request', 'httpRequest', 4.2, {
+		url: `={{ ${JSON.stringify(`${baseUrl}${EMPLOYEES_PATH}/`)} + $json.id }}`,
+		sendHeaders: true,
+		headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] },
+		options: {},
+	});
+}
+
+function workflows(baseUrl: string, token: string, ids: readonly string[]): Record<VariantName, WorkflowFile> {
 	const splitOut = baseNode('Split Out', 'splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} });
 	const build = (variant: VariantName, nodes: WorkflowNode[]) => chainWorkflow(WORKFLOW_IDS[variant], `Bench: ${VARIANTS[variant]}`, nodes);
 	return {
@@ -189,6 +210,11 @@ function workflows(baseUrl: string, token: string): Record<VariantName, Workflow
 		http: build('http', [httpRequestNode(baseUrl, token)]),
 		httpSplitOut: build('httpSplitOut', [httpRequestNode(baseUrl, token), splitOut]),
 		httpCredential: build('httpCredential', [httpRequestNode(baseUrl, undefined)]),
+		pdGetById: build('pdGetById', [
+			...itemsOf('id', ids),
+			actionNode('Personnel Data', PD_CREDENTIAL, { resource: 'employee', operation: 'get', id: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, simplify: false }),
+		]),
+		httpGetById: build('httpGetById', [...itemsOf('id', ids), httpGetByIdNode(baseUrl, token)]),
 	};
 }
 
@@ -408,7 +434,8 @@ export async function runN8nSection(
 			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
 			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${token}` } },
 		]);
-		const all = workflows(simulator.baseUrl, token);
+		const ids = (await control.getRecords('employees')).slice(0, GET_BY_ID_ITEMS).map((record) => String(record.id));
+		const all = workflows(simulator.baseUrl, token, ids);
 		await importWorkflow(folder, Object.values(all));
 
 		log(`n8n: warm-up (the node provisions its token), then ${plan.reps} × ${plan.variants.length} executions, order rotating`);
@@ -492,6 +519,8 @@ export interface N8nFigures {
 	variants: VariantFigures[];
 	/** (HTTP Request with a Header Auth credential − with a literal header) ÷ pages, per repetition. */
 	credentialMsPerRequest?: Spread;
+	/** Get by ID of GET_BY_ID_ITEMS items: the HTTP Request node's node time ÷ this node's, per repetition. */
+	getByIdSpeedUp?: Spread;
 }
 
 export function n8nFigures(section: N8nSection): N8nFigures {
@@ -522,5 +551,8 @@ export function n8nFigures(section: N8nSection): N8nFigures {
 		withCredential.length > 0 && http.length === withCredential.length
 			? spread(withCredential.map((run, rep) => (run.executionMs - http[rep].executionMs) / Math.max(1, run.requests)))
 			: undefined;
-	return { variants, credentialMsPerRequest };
+	const pdGet = byRep('pdGetById');
+	const httpGet = byRep('httpGetById');
+	const getByIdSpeedUp = pdGet.length > 0 && pdGet.length === httpGet.length ? spread(pdGet.map((run, rep) => httpGet[rep].nodeMs / run.nodeMs)) : undefined;
+	return { variants, credentialMsPerRequest, getByIdSpeedUp };
 }

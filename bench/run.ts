@@ -27,7 +27,7 @@ import {
 	type TriggerResult,
 } from './common';
 import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
-import { VARIANTS, n8nFigures, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
+import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 interface Plan {
 	quick: boolean;
@@ -58,8 +58,12 @@ const PASS_RATE = 10;
 const TARGET_WALL_RATIO = 1.2;
 const TARGET_MEMORY_RATIO = 2;
 const TARGET_PER_ITEM_OVERHEAD_MS = 2;
+/** Batched Get against one request per item (issue 22): wall-time speed-ups at least these. */
+const TARGET_BATCHED_VS_CONCURRENCY_1 = 20;
+const TARGET_BATCHED_VS_CONCURRENCY_10 = 3;
 const TARGET_N8N_RATIO_SIMPLIFY_OFF = 1.0;
 const TARGET_N8N_RATIO_SIMPLIFY_ON = 1.1;
+const TARGET_N8N_GET_BY_ID_SPEED_UP = 10;
 const ALL_VARIANTS = Object.keys(VARIANTS) as VariantName[];
 const ARGUMENTS = ['--quick', '--out', '--no-n8n'];
 
@@ -72,7 +76,7 @@ function planFrom(argv: readonly string[]): Plan {
 	}
 	const withN8n = !argv.includes('--no-n8n');
 	return quick
-		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 200, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
+		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
 		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
 }
 
@@ -133,9 +137,27 @@ function memoryFigures(node: MemoryResult, raw: MemoryResult): MemoryFigures {
 	};
 }
 
+/** Issue 22: the batched Get's requests and its wall time against one request per item. */
+function batchedTargets(perItem: PerItemResult): string[][] {
+	const batched = perItem.runs.find((r) => r.batched);
+	const onePerItem = (concurrency: number) => perItem.runs.find((r) => !r.batched && r.concurrency === concurrency);
+	if (!batched) return [['Per-item Get in batches', 'not measured']];
+	const floor = Math.ceil(perItem.items / PAGE_SIZE_MAX);
+	const speedUp = (concurrency: number) => (onePerItem(concurrency)?.ms ?? Number.NaN) / batched.ms;
+	return [
+		[
+			// Every request is a list request or a miss's own Get (the token was provisioned in the warm-up).
+			`Per-item Get in batches (${int(perItem.items)} items): list requests ≤ ${floor}, plus one single Get per miss`,
+			`${mark(batched.listRequests <= floor && batched.listRequests + batched.getRequests === batched.requests && batched.errors === 0)} (${int(batched.listRequests)} list requests, ${int(batched.getRequests)} misses)`,
+		],
+		[`Per-item Get in batches: wall time ≥ ${TARGET_BATCHED_VS_CONCURRENCY_1}× better than one per item at Concurrency 1`, `${mark(speedUp(1) >= TARGET_BATCHED_VS_CONCURRENCY_1)} (${fixed(speedUp(1), 1)}×)`],
+		[`Per-item Get in batches: wall time ≥ ${TARGET_BATCHED_VS_CONCURRENCY_10}× better than one per item at Concurrency 10`, `${mark(speedUp(10) >= TARGET_BATCHED_VS_CONCURRENCY_10)} (${fixed(speedUp(10), 1)}×)`],
+	];
+}
+
 /** Concurrency 1: (wall time − items × latency) ÷ items. */
 function perItemOverheadMs(perItem: PerItemResult): number {
-	const sequential = perItem.runs.find((r) => r.concurrency === 1);
+	const sequential = perItem.runs.find((r) => r.concurrency === 1 && !r.batched);
 	return sequential ? (sequential.ms - perItem.items * perItem.latencyMs) / perItem.items : Number.NaN;
 }
 
@@ -151,7 +173,7 @@ function n8nMarkdown(section: Extract<N8nOutcome, { kind: 'n8n' }>, figures: N8n
 		int(v.connections),
 		ms(v.executionMs),
 		ms(v.nodeMs),
-		v.variant === 'http' ? '1 (reference)' : ratio(v.ratioToHttp),
+		v.variant === 'http' ? '1 (reference)' : isGetById(v.variant) ? '— (Get by ID: see below)' : ratio(v.ratioToHttp),
 		mib(v.peakRssBytes.median),
 		mib(v.rssAtStartBytes.median),
 		mib(v.processPeakRssBytes.median),
@@ -171,6 +193,13 @@ function n8nMarkdown(section: Extract<N8nOutcome, { kind: 'n8n' }>, figures: N8n
 		`First run of the node (fresh credential): ${int(warm.requests)} requests (${int(warm.listRequests)} pages + ${int(warm.requests - warm.listRequests)} token provisioning), ${int(warm.connections)} TCP connections.` +
 			(credential ? ` The bearer read from a Header Auth credential instead of a literal header costs ${fixed(credential.median)} ms per request (median; range ${fixed(credential.min)}–${fixed(credential.max)}).` : ''),
 	];
+	if (figures.getByIdSpeedUp) {
+		const speedUp = figures.getByIdSpeedUp;
+		lines.push(
+			'',
+			`Get by ID of ${int(GET_BY_ID_ITEMS)} items (ids from a Set node split into one item each): the HTTP Request node's node time ÷ Personnel Data's, paired per repetition: ${fixed(speedUp.median, 1)}× (range ${fixed(speedUp.min, 1)}–${fixed(speedUp.max, 1)}×).`,
+		);
+	}
 	if (section.helperProbes.length > 0) {
 		lines.push(
 			'',
@@ -208,6 +237,10 @@ function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][
 	if (off && on && splitOut) {
 		const worst = Math.max(off.peakRssBytes.median, on.peakRssBytes.median);
 		rows.push([`Real n8n, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
+	}
+	if (figures.getByIdSpeedUp) {
+		const speedUp = figures.getByIdSpeedUp;
+		rows.push([`Real n8n, Get by ID of ${int(GET_BY_ID_ITEMS)} employees ≥ ${TARGET_N8N_GET_BY_ID_SPEED_UP}× faster than HTTP Request one per item (paired median of node times)`, `${mark(speedUp.median >= TARGET_N8N_GET_BY_ID_SPEED_UP)} (${fixed(speedUp.median, 1)}×, range ${fixed(speedUp.min, 1)}–${fixed(speedUp.max, 1)}×)`]);
 	}
 	if (n8n.large) {
 		const { run } = n8n.large;
@@ -390,14 +423,15 @@ async function main(): Promise<void> {
 				]),
 			),
 	);
-	const sequential = perItem.runs.find((r) => r.concurrency === 1)?.ms ?? Number.NaN;
+	const sequential = perItem.runs.find((r) => r.concurrency === 1 && !r.batched)?.ms ?? Number.NaN;
 	sections.push(
 		`### Per-item Get (${int(perItem.items)} items, ${perItem.latencyMs} ms added per request)\n\n` +
+			'One request per item (Options → Read in Batches off) at each Concurrency, then the same items read in batches (the default: list requests of up to 100 ids, a record the list leaves out asked for on its own).\n\n' +
 			table(
-				['Concurrency', 'requests', 'wall ms', 'speed-up vs 1', 'ideal ms (items × latency ÷ concurrency)', 'wall ÷ ideal', 'errors'],
+				['mode', 'Concurrency', 'requests', 'list requests', 'single Gets', 'wall ms', 'speed-up vs one per item, Concurrency 1', 'ideal ms (requests × latency ÷ concurrency)', 'wall ÷ ideal', 'errors'],
 				perItem.runs.map((r) => {
-					const ideal = (perItem.items * perItem.latencyMs) / r.concurrency;
-					return [String(r.concurrency), int(r.requests), int(r.ms), `${fixed(sequential / r.ms)}×`, int(ideal), `${fixed(r.ms / ideal)}×`, int(r.errors)];
+					const ideal = ((r.listRequests + r.getRequests) * perItem.latencyMs) / r.concurrency;
+					return [r.batched ? 'batched' : 'one per item', String(r.concurrency), int(r.requests), int(r.listRequests), int(r.getRequests), int(r.ms), `${fixed(sequential / r.ms)}×`, int(ideal), `${fixed(r.ms / ideal)}×`, int(r.errors)];
 				}),
 			),
 	);
@@ -426,6 +460,7 @@ async function main(): Promise<void> {
 		[`Memory per record within ${TARGET_MEMORY_RATIO}× of its JSON size (largest N)`, `${mark(memory[memory.length - 1].nodeRatio <= TARGET_MEMORY_RATIO)} (${fixed(memory[memory.length - 1].nodeRatio)}×; raw loop ${fixed(memory[memory.length - 1].rawRatio)}×)`],
 		['Idle poll = 1 request', mark(trigger.idleRequests === 1 && trigger.idleAfterChangesRequests === 1)],
 		[`Per-item Get, Concurrency 1, ${perItem.latencyMs} ms latency: overhead per item ≤ ${TARGET_PER_ITEM_OVERHEAD_MS} ms`, `${mark(perItemOverheadMs(perItem) <= TARGET_PER_ITEM_OVERHEAD_MS)} (${fixed(perItemOverheadMs(perItem))} ms)`],
+		...batchedTargets(perItem),
 		...n8nTargets(n8n, n8nNumbers),
 		...importTargets(imports),
 	];

@@ -338,13 +338,13 @@ async function trigger(task: TriggerTask): Promise<TriggerResult> {
 	};
 }
 
-function getItemsParameters(concurrency: number): INodeParameters {
+function getItemsParameters(concurrency: number, readInBatches = false): INodeParameters {
 	return {
 		resource: 'employee',
 		operation: 'get',
 		id: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 		simplify: false,
-		options: { concurrency },
+		options: { concurrency, readInBatches },
 	};
 }
 
@@ -397,15 +397,22 @@ async function perItem(task: PerItemTask): Promise<PerItemResult> {
 	const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } }));
 	// Warm-up without latency: provisions the token and compiles the path.
 	await executeNode(bed, getItemsParameters(1), items.slice(0, 20));
+	await executeNode(bed, getItemsParameters(1, true), items.slice(0, 20));
 	await bed.client.setFaults({ latencyMs: task.latencyMs });
 	const runs: PerItemRun[] = [];
+	// One request per item at each Concurrency, then the same items read in batches (Concurrency 1).
+	const plans = [...task.concurrencies.map((concurrency) => ({ concurrency, batched: false })), { concurrency: 1, batched: true }];
 	try {
-		for (const concurrency of task.concurrencies) {
+		for (const { concurrency, batched } of plans) {
 			await bed.client.resetStats();
 			collectGarbage();
-			const { ms, value } = await timed(() => executeNode(bed, getItemsParameters(concurrency), items));
+			const { ms, value } = await timed(() => executeNode(bed, getItemsParameters(concurrency, batched), items));
 			const stats = await bed.client.stats();
-			runs.push({ concurrency, ms, requests: stats.requests, errors: value.filter((item) => item.json.error !== undefined).length });
+			const listRequests = stats.byRouteKind['employees.list'] ?? 0;
+			const getRequests = stats.byRouteKind['employees.get'] ?? 0;
+			const errors = value.filter((item) => item.json.error !== undefined).length;
+			if (value.length !== items.length) throw new Error(`per item: ${value.length} items out for ${items.length} in (Concurrency ${concurrency}, batched ${batched})`);
+			runs.push({ concurrency, batched, ms, requests: stats.requests, listRequests, getRequests, errors });
 		}
 	} finally {
 		await bed.client.setFaults({ latencyMs: 0 });

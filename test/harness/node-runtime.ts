@@ -41,6 +41,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	NodeExecutionHint,
+	ResourceMapperFields,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -509,6 +510,16 @@ export class NodeRuntime {
 		const method = nodeType.methods?.loadOptions?.[call.method];
 		if (typeof method !== 'function') {
 			throw new UnexpectedError(`No loadOptions method "${call.method}" on ${nodeType.description.name}`);
+		}
+		return await method.call(context);
+	}
+
+	/** `methods.resourceMapping[method]()`, as the editor calls it for a resourceMapper parameter. */
+	async resourceMapping(call: LoadOptionsCall): Promise<ResourceMapperFields> {
+		const { context, nodeType } = this.loadOptionsContext(call);
+		const method = nodeType.methods?.resourceMapping?.[call.method];
+		if (typeof method !== 'function') {
+			throw new UnexpectedError(`No resourceMapping method "${call.method}" on ${nodeType.description.name}`);
 		}
 		return await method.call(context);
 	}

@@ -6,6 +6,7 @@ import { resourceByValue } from '../../shared/registry';
 import { checkWholeNumber } from '../../shared/validation';
 import { CONCURRENCY_MAX, mapConcurrently } from './concurrency';
 import { operationsOf } from './operations';
+import { PerRun } from './read/perRun';
 import type { SendItem } from './types';
 
 /**
@@ -46,11 +47,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 
 	// 1. Every item's input, checked before anything is sent: under On Error → Stop a mistake in
 	//    any item stops the node with nothing written; under Continue it fails that item alone.
+	const perRun = new PerRun();
 	const prepared = items.map((_item, itemIndex): Prepared => {
 		if (nodeFailure) return { failure: nodeFailure };
 		const read = <T>(name: string, fallback: T) => this.getNodeParameter(name, itemIndex, fallback as never) as T;
 		try {
-			return { send: operation.prepare.call(this, { resource, itemIndex, read }) };
+			return { send: operation.prepare.call(this, { resource, itemIndex, read, perRun }) };
 		} catch (error) {
 			const failure = toNodeError(this.getNode(), error, itemIndex);
 			if (!continueOnFail) throw failure;

@@ -2,12 +2,15 @@ import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties }
 
 import type { ResourceDefinition } from '../../shared/registry';
 import type { OperationName } from './operations';
+import type { PerRun } from './read/perRun';
 
 export interface OperationRun {
 	resource: ResourceDefinition;
 	itemIndex: number;
 	/** The node parameter at this item, with a fallback. */
 	read: <T>(name: string, fallback: T) => T;
+	/** What the run's items share (one batched read for all of them); see read/perRun.ts. */
+	perRun: PerRun;
 }
 
 /** The requests of one item, checked and ready: the records to output. */

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { forgetRefusals } from '../../../nodes/PersonnelData/actions/read/refusals';
 import { RESOURCES } from '../../../nodes/shared/registry';
 import { collectionOf } from '../../simulator/collections';
 import type { ResourceName } from '../../simulator/types';
@@ -224,12 +225,12 @@ describe('Personnel Data: Get and single records', () => {
 			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }, { item: 1 }]);
 		});
 
-		it('the Concurrency option keeps the output in input order', async () => {
+		it('the Concurrency option keeps the output in input order (one request per item)', async () => {
 			const employees = sim().getRecords('employees').slice(0, 12);
 			sim().setFaults({ latencyMs: 40 });
 			const result = await run(
 				bed,
-				{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false, options: { concurrency: 6 } },
+				{ resource: 'employee', operation: 'get', id: byId('={{ $json.employeeId }}'), simplify: false, options: { concurrency: 6, readInBatches: false } },
 				{ items: employees.map((employee) => ({ json: { employeeId: employee.id } })) },
 			);
 			const items = outputOf(result);
@@ -243,6 +244,165 @@ describe('Personnel Data: Get and single records', () => {
 			const inFlight = spans.map(([start]) => spans.filter(([s, e]) => s <= start && start < e).length);
 			expect(Math.max(...inFlight)).toBeGreaterThan(1);
 			expect(Math.max(...inFlight)).toBeLessThanOrEqual(6);
+		});
+	});
+
+	describe('several items: read in batches through the list', () => {
+		beforeEach(() => forgetRefusals());
+		afterEach(() => forgetRefusals());
+
+		const getEach = async (ids: readonly string[], more: IDataObject = {}, options: { continueOnFail?: boolean; resource?: string } = {}) =>
+			await run(
+				bed,
+				{ resource: options.resource ?? 'employee', operation: 'get', id: byId('={{ $json.id }}'), simplify: false, ...more },
+				{ items: ids.map((id) => ({ json: { id } })), continueOnFail: options.continueOnFail },
+			);
+		const describeRequests = () => apiRequests(bed).map((entry) => `${entry.method} ${entry.path}`);
+		const employeeIds = (count: number) =>
+			sim()
+				.getRecords('employees')
+				.slice(0, count)
+				.map((record) => String(record.id));
+
+		it('250 items in three list requests of at most 100 ids, each record to its item in input order', async () => {
+			const employees = sim().getRecords('employees').slice(0, 250);
+			const ids = employees.map((record) => String(record.id));
+			// An id named by several items (once in another case) is read once.
+			const asked = [...ids, ids[3], ids[200].toUpperCase()];
+			const items = outputOf(await getEach(asked));
+			expect(items.map((item) => item.json)).toEqual([...employees, employees[3], employees[200]]);
+			expect(items.map((item) => item.pairedItem)).toEqual(asked.map((_, index) => ({ item: index })));
+			// Items naming one record get their own copies.
+			expect(items[250].json).not.toBe(items[3].json);
+
+			expect(describeRequests()).toEqual(Array(3).fill('GET /v1/org/employees'));
+			const sent = apiRequests(bed).map((entry) => queryValues(entry.rawQuery, 'filters[id][value][]'));
+			expect(sent.map((values) => values.length)).toEqual([100, 100, 50]);
+			expect(new Set(sent.flat()).size).toBe(250);
+			expect(apiRequests(bed).every((entry) => queryValues(entry.rawQuery, 'filters[id][op]').join() === 'in')).toBe(true);
+		});
+
+		it('Simplify and Dated Values As Of apply to each item as before', async () => {
+			const ids = employeeIds(4);
+			const asOf = ['2024-01-01', '2026-06-01', '2024-01-01', '2026-06-01'];
+			const result = await run(
+				bed,
+				{ resource: 'employee', operation: 'get', id: byId('={{ $json.id }}'), simplify: true, options: { asOfDate: '={{ $json.asOf }}' } },
+				{ items: ids.map((id, index) => ({ json: { id, asOf: asOf[index] } })) },
+			);
+			const batched = jsonOf(result);
+			expect(describeRequests()).toEqual(['GET /v1/org/employees']);
+			for (const [index, id] of ids.entries()) {
+				const single = jsonOf(await run(bed, { resource: 'employee', operation: 'get', id: byId(id), simplify: true, options: { asOfDate: asOf[index] } }));
+				expect(batched[index]).toEqual(single[0]);
+			}
+		});
+
+		it.each([
+			['timeReport', 'timeReports', '/v1/org/time-reports'],
+			['competence', 'competences', '/v1/org/competences'],
+		] as const)('%s: the same records as one Get each, in one list request', async (resource, collection, listPath) => {
+			const records = sim().getRecords(collection).slice(0, 5);
+			const items = jsonOf(await getEach(idsOf(records), {}, { resource }));
+			expect(items).toEqual(records);
+			expect(describeRequests()).toEqual([`GET ${listPath}`]);
+		});
+
+		it('Organizational Unit keeps one v2 request per item (its list is v1)', async () => {
+			const units = sim().getRecords('orgUnits').slice(0, 3);
+			expect(jsonOf(await getEach(idsOf(units), {}, { resource: 'organizationalUnit' }))).toEqual(units);
+			expect(apiRequests(bed).map((entry) => entry.routeKind)).toEqual(Array(3).fill('orgUnits.getV2'));
+		});
+
+		it('one item, or several naming one record: one Get as before', async () => {
+			const [id] = employeeIds(1);
+			outputOf(await getEach([id, id, id.toUpperCase()]));
+			expect(describeRequests()).toEqual([id, id, id.toUpperCase()].map((asked) => `GET /v1/org/employees/${asked}`));
+		});
+
+		describe('a record the list leaves out is asked for on its own: its item gets the exact error', () => {
+			const mixed = () => {
+				const restricted = sim().restrictedIds().employees;
+				const allowed = sim()
+					.getRecords('employees')
+					.map((record) => String(record.id))
+					.filter((id) => !restricted.includes(id))
+					.slice(0, 4);
+				// Items 2 and 4 fail: a record the role may not read (403), one that does not exist (404).
+				return { ids: [allowed[0], restricted[0], allowed[1], UNKNOWN_UUID, allowed[2], restricted[1]], restricted, allowed };
+			};
+
+			it('Continue: error items where the records are missing, the rest from one list request', async () => {
+				useCredential(bed, 'limited');
+				const { ids } = mixed();
+				const items = outputOf(await getEach(ids, {}, { continueOnFail: true }));
+				expect(items.map((item) => item.pairedItem)).toEqual(ids.map((_, index) => ({ item: index })));
+				expect(items.map((item) => item.json.id ?? null)).toEqual([ids[0], null, ids[2], null, ids[4], null]);
+				expect(items[1].json.error).toBe(`Access to Employee ${ids[1]} is forbidden for this credential's role`);
+				expect((items[1].error as ErrorWithDetails | undefined)?.httpCode).toBe('403');
+				expect(items[3].json.error).toBe(`Employee ${UNKNOWN_UUID} was not found`);
+				expect((items[3].error as ErrorWithDetails | undefined)?.httpCode).toBe('404');
+				expect((items[5].error as ErrorWithDetails | undefined)?.httpCode).toBe('403');
+				expect(describeRequests()).toEqual([
+					'GET /v1/org/employees',
+					`GET /v1/org/employees/${ids[1]}`,
+					`GET /v1/org/employees/${ids[3]}`,
+					`GET /v1/org/employees/${ids[5]}`,
+				]);
+			});
+
+			it('Stop: the node fails on the first failing item in input order, asking for no later one', async () => {
+				useCredential(bed, 'limited');
+				const { ids } = mixed();
+				const result = await getEach(ids);
+				expect(result.error?.message).toBe(`Access to Employee ${ids[1]} is forbidden for this credential's role`);
+				expect((result.error as ErrorWithDetails).httpCode).toBe('403');
+				expect(describeRequests()).toEqual(['GET /v1/org/employees', `GET /v1/org/employees/${ids[1]}`]);
+			});
+		});
+
+		it('Read in Batches off: one request per item, in input order', async () => {
+			const ids = employeeIds(5);
+			expect(idsOf(jsonOf(await getEach(ids, { options: { readInBatches: false } })))).toEqual(ids);
+			expect(describeRequests()).toEqual(ids.map((id) => `GET /v1/org/employees/${id}`));
+		});
+
+		describe('a server that refuses filters[id]', () => {
+			const refuseIdFilter = () => sim().queueFault({ pathPrefix: '/v1/org/employees', queryIncludes: 'filters%5Bid%5D', status: 400, count: 1_000 });
+
+			it('falls back to one request per item (Concurrency applies) and remembers it for the credential', async () => {
+				refuseIdFilter();
+				const ids = employeeIds(150);
+				sim().setFaults({ latencyMs: 20, applyToProvisioning: false });
+				const first = outputOf(await getEach(ids, { options: { concurrency: 5 } }));
+				expect(first.map((item) => item.json.id)).toEqual(ids);
+				expect(first.map((item) => item.pairedItem)).toEqual(ids.map((_, index) => ({ item: index })));
+				// The refused list requests (a 400 is not retried; the two chunks went out together under
+				// Concurrency 5, no further one after the refusal), then one Get per item, five at a time.
+				const lists = apiRequests(bed).filter((entry) => entry.path === '/v1/org/employees');
+				expect(lists.map((entry) => entry.status)).toEqual([400, 400]);
+				const requests = apiRequests(bed).filter((entry) => entry.path !== '/v1/org/employees');
+				expect(requests.map((entry) => entry.path).sort()).toEqual(ids.map((id) => `/v1/org/employees/${id}`).sort());
+				const spans = requests.map((entry) => [Date.parse(entry.at), Date.parse(entry.at) + entry.durationMs] as const);
+				const inFlight = spans.map(([start]) => spans.filter(([s, e]) => s <= start && start < e).length);
+				expect(Math.max(...inFlight)).toBeGreaterThan(1);
+				expect(Math.max(...inFlight)).toBeLessThanOrEqual(5);
+
+				// The next run with this credential does not ask again.
+				const again = outputOf(await getEach(ids.slice(0, 10)));
+				expect(again.map((item) => item.json.id)).toEqual(ids.slice(0, 10));
+				expect(describeRequests()).toEqual(ids.slice(0, 10).map((id) => `GET /v1/org/employees/${id}`));
+			});
+
+			it('another server (another credential) still reads in batches', async () => {
+				refuseIdFilter();
+				outputOf(await getEach(employeeIds(3)));
+				expect(apiRequests(bed)[0].status).toBe(400);
+				await bed.restart();
+				const ids = employeeIds(3);
+				expect(idsOf(jsonOf(await getEach(ids)))).toEqual(ids);
+				expect(describeRequests()).toEqual(['GET /v1/org/employees']);
+			});
 		});
 	});
 

@@ -125,7 +125,7 @@ describe('Personnel Data: On Error with a failing middle item', () => {
 			sim().queueFault({ pathPrefix: `/v1/org/employees/${ids[1]}`, status: 404, count: 1, latencyMs: 0 });
 			const result = await run(
 				bed,
-				{ resource: 'employee', operation: 'get', id: byId('={{ $json.id }}'), simplify: false, options: { concurrency: 3 } },
+				{ resource: 'employee', operation: 'get', id: byId('={{ $json.id }}'), simplify: false, options: { concurrency: 3, readInBatches: false } },
 				{ items: ids.map((id) => ({ json: { id } })), onError },
 			);
 			const requested = apiRequests(bed).map((entry) => entry.path.split('/').pop());

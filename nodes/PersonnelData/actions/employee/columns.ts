@@ -34,12 +34,18 @@ function column(id: string, displayName: string, type: MapperFieldType, options:
 	};
 }
 
+/**
+ * A date-time named like the API's own timestamps (inserted_at, updated_at, deleted_at): set by
+ * the server, so not offered as a column (Options › Other Fields (JSON) still sends one).
+ */
+const isServerTimestamp = (name: string, type: FieldType | undefined): boolean => type === 'dateTime' && name.endsWith('_at');
+
 /** Top-level fields a write may set: the registry's writable ones, then the customer's own the records showed. */
 function plainColumnTypes(resource: ResourceDefinition, discovered: DiscoveredFields): Map<string, FieldType | undefined> {
 	const writable = resource.writable?.plainFields ?? [];
 	const plain = new Map<string, FieldType | undefined>(writable.map((name) => [name, resource.fields[name]?.type]));
 	for (const [name, type] of discovered.fields) {
-		if (resource.fields[name] || plain.has(name) || type === 'object' || type === 'array') continue;
+		if (resource.fields[name] || plain.has(name) || type === 'object' || type === 'array' || isServerTimestamp(name, type)) continue;
 		plain.set(name, type);
 	}
 	return plain;
@@ -82,19 +88,34 @@ export interface MappedValues {
 
 const isEmpty = (value: unknown): boolean => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
+interface ColumnKind {
+	kind: 'plain' | 'dated' | 'id';
+	name: string;
+	/** The type a customer's own column showed in the sample (the registry's columns keep their own checks). */
+	ownType?: MapperFieldType;
+}
+
 /** What the saved schema (the columns the editor loaded) says a column is; undefined: not a column. */
-function kindOfColumn(
-	resource: ResourceDefinition,
-	schema: readonly ResourceMapperField[],
-	key: string,
-): { kind: 'plain' | 'dated' | 'id'; name: string } | undefined {
+function kindOfColumn(resource: ResourceDefinition, schema: readonly ResourceMapperField[], key: string): ColumnKind | undefined {
 	if (key === 'id') return { kind: 'id', name: 'id' };
-	if (key.endsWith(DATED_SUFFIX)) return { kind: 'dated', name: key.slice(0, -DATED_SUFFIX.length) };
 	if (resource.writable?.plainFields.includes(key)) return { kind: 'plain', name: key };
 	if (resource.datedProperties.includes(key)) return { kind: 'dated', name: key };
 	const saved = schema.find((field) => field.id === key && field.removed !== true);
+	if (key.endsWith(DATED_SUFFIX)) return { kind: 'dated', name: key.slice(0, -DATED_SUFFIX.length), ownType: saved?.type };
 	if (!saved) return undefined;
-	return { kind: saved.displayName.endsWith('(Dated)') ? 'dated' : 'plain', name: key };
+	return { kind: saved.displayName.endsWith('(Dated)') ? 'dated' : 'plain', name: key, ownType: saved.type };
+}
+
+/**
+ * A text value (a CSV cell) of a customer's own column whose sample showed numbers or true/false,
+ * as that type: written as the records hold it, and compared equal to it on the next run.
+ */
+function asOwnType(value: unknown, type: MapperFieldType | undefined): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (type === 'number' && text !== '' && Number.isFinite(Number(text))) return Number(text);
+	if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+	return value;
 }
 
 export interface MappingInput {
@@ -132,9 +153,10 @@ export function mappedValues(resource: ResourceDefinition, input: MappingInput):
 			continue;
 		}
 		const name = checkFieldName(column.name, `${where} › ${key}`);
-		if (column.kind === 'dated') dated.set(name, value);
+		const given = asOwnType(value, column.ownType);
+		if (column.kind === 'dated') dated.set(name, given);
 		else if (resource.writable?.plainFields.includes(name)) plain[name] = typeof value === 'number' ? String(value) : (value as IDataObject[string]);
-		else plain[name] = value as IDataObject[string];
+		else plain[name] = given as IDataObject[string];
 	}
 	return { plain, dated, id };
 }

@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { QUERY } from '../../../shared/apiChoices';
+import { collectRecords } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/registry';
-import { readRecordsWhere } from '../read/recordsWhere';
+import type { PerRun } from '../read/perRun';
+import { readRecordsWhere, REQUESTS_PER_CHUNK } from '../read/recordsWhere';
 
 /**
  * The employees the items of one execution look up, read together on first use: every item is
@@ -29,10 +32,33 @@ export class EmployeeLookup {
 	async find(value: string, itemIndex: number): Promise<IDataObject[]> {
 		const written = this.written.get(this.keyOf(value));
 		if (written) return written;
-		this.loaded ??= readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
+		this.loaded ??= this.readWanted(itemIndex);
 		// A failed read fails every item that needs it, each with the same error.
 		const found = await this.loaded;
 		return found.get(value) ?? [];
+	}
+
+	/**
+	 * In lists of up to 100 values (`in`); a field the registry knows to filter with `eq` only (an
+	 * email) one request per distinct value, as the server takes nothing else.
+	 */
+	private async readWanted(itemIndex: number): Promise<Map<string, IDataObject[]>> {
+		const operators = this.resource.fields[this.field]?.filter;
+		if (!operators || operators.includes('in') || !operators.includes('eq')) {
+			return await readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
+		}
+		const found = new Map<string, IDataObject[]>();
+		for (const value of this.wanted) {
+			if (found.has(value)) continue;
+			const request = {
+				method: 'GET' as const,
+				path: this.resource.paths.list as string,
+				query: { [QUERY.filter(this.field, 'op')]: 'eq', [QUERY.filter(this.field, 'value')]: value },
+				itemIndex,
+			};
+			found.set(value, await collectRecords.call(this.context, request, { itemIndex, maxRequests: REQUESTS_PER_CHUNK }));
+		}
+		return found;
 	}
 
 	/** After a write: the employee with this key is now `record`. */
@@ -45,16 +71,7 @@ export class EmployeeLookup {
 	}
 }
 
-/** One lookup per execution context and field (the router hands every item the same context). */
-const lookups = new WeakMap<object, Map<string, EmployeeLookup>>();
-
-export function lookupFor(context: IExecuteFunctions, resource: ResourceDefinition, field: string): EmployeeLookup {
-	const byField = lookups.get(context) ?? new Map<string, EmployeeLookup>();
-	lookups.set(context, byField);
-	let lookup = byField.get(field);
-	if (!lookup) {
-		lookup = new EmployeeLookup(context, resource, field);
-		byField.set(field, lookup);
-	}
-	return lookup;
+/** One lookup per node run and field: every item of the run shares it (see ../read/perRun.ts). */
+export function lookupFor(perRun: PerRun, context: IExecuteFunctions, resource: ResourceDefinition, field: string): EmployeeLookup {
+	return perRun.of(`employee lookup by ${field}`, () => new EmployeeLookup(context, resource, field));
 }

@@ -7,16 +7,34 @@ import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simpl
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
-import { concurrencyOption } from '../concurrency';
+import { concurrencyOption, CONCURRENCY_MAX } from '../concurrency';
+import { readsInBatches, RecordsById } from '../read/recordsById';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation } from '../types';
 import { readWaitSettings, waitForOptions, waitUntilDone } from '../waitFor';
 
+/** Options → Read in Batches, offered where the list can serve Get (see readsInBatches). */
+export const readInBatchesOption: INodeProperties = {
+	displayName: 'Read in Batches',
+	name: 'readInBatches',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether several items read their records with one list request per 100 IDs instead of one request per item. A record the list leaves out is still asked for on its own, so each item gets its exact error (403, 404). Off: one request per item, Concurrency at a time.',
+};
+
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [concurrencyOption];
+	if (readsInBatches(resource)) options.push(readInBatchesOption);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	if (resource.waitFor) options.push(...waitForOptions(resource.waitFor));
 	return optionsCollection(options);
+}
+
+/** The node's Concurrency (the router has checked it before any item) for the batch's list requests. */
+function batchConcurrency(context: IExecuteFunctions): number {
+	const concurrency = Number(context.getNodeParameter('options.concurrency', 0, 1));
+	return Number.isInteger(concurrency) ? Math.min(Math.max(concurrency, 1), CONCURRENCY_MAX) : 1;
 }
 
 export const get: Operation = {
@@ -39,7 +57,7 @@ export const get: Operation = {
 			optionsProperty(resource),
 		].map((property) => ({ displayOptions, ...property })),
 
-	prepare({ resource, itemIndex, read }) {
+	prepare({ resource, itemIndex, read, perRun }) {
 		const id = requireUuid(locatorValue(read('id', '')), resource.displayName);
 		const subject = `${resource.displayName} ${id}`;
 		const options = read<IDataObject>('options', {});
@@ -55,10 +73,16 @@ export const get: Operation = {
 					itemIndex,
 				})
 			).data as IDataObject;
+		// Waiting polls each record on its own; everything else may share the run's batched read.
+		const batch =
+			!wait && readsInBatches(resource) && options.readInBatches !== false
+				? perRun.of(`get:${resource.value}`, () => new RecordsById(this, resource, batchConcurrency(this)))
+				: undefined;
+		batch?.add(id);
 		return async () => {
 			const record = wait
 				? await waitUntilDone(fetchOnce, wait.waitFor, wait.settings, `${subject} (${labelOf(wait.waitFor.field)})`)
-				: await fetchOnce();
+				: ((await batch?.recordOf(id)) ?? (await fetchOnce()));
 			return simplifyRecords([record], simplify, day);
 		};
 	},

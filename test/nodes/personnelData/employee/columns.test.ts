@@ -132,6 +132,24 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 		});
 	});
 
+	describe('your own fields', () => {
+		it('a column of the saved schema is written; a CSV\'s text becomes the number or true/false the sample showed', async () => {
+			const schema = employeeColumns(
+				employeeResource,
+				observeRecords([{ badge_color: 'red', remote: true, properties: { weekly_hours: [{ valid_from: null, value: 40 }] } }]),
+				'create',
+			);
+			await run(
+				bed,
+				{ resource: 'employee', operation: 'create', columns: automatically({ schema: schema as unknown as INodeParameters[] }), options: { validFrom: '' } },
+				{ ...V2, items: items([{ first_name: 'A', last_name: 'B', badge_color: 'blue', remote: 'false', weekly_hours: '32' }]) },
+			);
+			expect(writes()[0].body).toEqual({
+				data: { first_name: 'A', last_name: 'B', badge_color: 'blue', remote: false, properties: { weekly_hours: [{ valid_from: null, value: 32 }] } },
+			});
+		});
+	});
+
 	describe('Update', () => {
 		it('sends only what changed, keeps the history, and says unchanged (no write) when nothing would change', async () => {
 			const [employee] = existing(1);
@@ -237,12 +255,36 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 			expect(writes()).toHaveLength(1);
 		});
 
+		it('On Error at Stop: a bad row stops the node before anything is sent; several matches stop at that item, the rows before it written', async () => {
+			const [person] = existing(1);
+			const bad = await run(bed, upsertOn('employee_number'), { ...V2, items: items([{ employee_number: person.employee_number, phone1: '+46 8' }, { employee_number: 'X', email: 'not-an-email' }]) });
+			expect(bad.error?.message).toMatch(/"not-an-email" is not an email address/);
+			expect(apiRequests(bed)).toEqual([]);
+
+			const shared = freshNumber();
+			existing(2, { employee_number: shared });
+			const stopped = await run(bed, upsertOn('employee_number'), {
+				...V2,
+				items: items([{ employee_number: person.employee_number, phone1: '+46 9' }, { employee_number: shared, phone1: '1' }, { employee_number: freshNumber(), first_name: 'Not', last_name: 'Sent' }]),
+			});
+			expect(stopped.error?.message).toMatch(new RegExp(`2 employees have employee_number ${shared}`));
+			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
+		});
+
 		it('a row without a value to match on, or no column chosen to match on, fails naming it before anything is sent', async () => {
 			const result = await run(bed, upsertOn('employee_number'), { ...V2, continueOnFail: true, items: items([{ first_name: 'A', last_name: 'B' }]) });
 			expect(String(outputOf(result)[0].json.error)).toMatch(/employee_number: the item has no value for the column to match on/);
 			const none = await run(bed, { ...upsertOn('employee_number'), columns: automatically() }, { ...V2, items: items([{ employee_number: 'E1' }]) });
 			expect(none.error?.message).toMatch(/Columns to Match On: none chosen/);
 			expect(apiRequests(bed)).toEqual([]);
+		});
+
+		it('matching on email (the registry: eq, not in): one request per distinct email', async () => {
+			const people = existing(2);
+			const rows = people.map((person) => ({ email: person.email, phone2: '+46 31' }));
+			const result = await run(bed, upsertOn('email'), { ...V2, items: items([...rows, rows[0]]) });
+			expect(jsonOf(result).map((record) => record.writeOutcome)).toEqual(['updated', 'updated', 'unchanged']);
+			expect(lookups().map((entry) => queryValues(entry.rawQuery, 'filters[email][op]'))).toEqual([['eq'], ['eq']]);
 		});
 
 		it('matching on id: an unknown id fails (never a create), a known one updates', async () => {
@@ -253,9 +295,12 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 				items: items([{ id: '00000000-0000-4000-8000-000000000000', first_name: 'X', last_name: 'Y' }, { id: person.id, phone2: '+46 42' }]),
 			});
 			const [missing, updated] = outputOf(result);
-			expect(String(missing.json.error)).toMatch(/No employee has ID 00000000-0000-4000-8000-000000000000/);
+			expect(String(missing.json.error)).toMatch(/00000000-0000-4000-8000-000000000000/);
+			expect(String(missing.json.error)).toMatch(/404|not found/i);
 			expect(updated.json.writeOutcome).toBe('updated');
 			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
+			// The lookup (one list request), then the missing id asked for on its own.
+			expect(lookups().map((entry) => entry.path)).toEqual(['/v1/org/employees', '/v1/org/employees/00000000-0000-4000-8000-000000000000']);
 		});
 	});
 
@@ -273,5 +318,77 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 			expect(stored(person.id).phone2).toBe('+46 5');
 			expect(((stored(person.id).properties as IDataObject).title as IDataObject[])[0]).toEqual({ valid_from: '2027-09-01', value: 'Manager' });
 		});
+	});
+});
+
+describe('Personnel Data Tool, version 2: Create or Update with $fromAI columns', () => {
+	const bed = useTestBed();
+	const parameters: INodeParameters = {
+		resource: 'employee',
+		operation: 'upsert',
+		columns: {
+			mappingMode: 'defineBelow',
+			value: {
+				employee_number: "={{ $fromAI('employee_number', 'The employee number', 'string') }}",
+				first_name: "={{ $fromAI('first_name', 'First name, needed to create', 'string') }}",
+				last_name: "={{ $fromAI('last_name', 'Last name, needed to create', 'string') }}",
+				title: "={{ $fromAI('title', 'The job title', 'string') }}",
+			},
+			matchingColumns: ['employee_number'],
+			schema: [],
+		},
+		options: { validFrom: '2026-05-01' },
+	};
+
+	it('the model\'s arguments are the columns: created, then unchanged; a mistake is answered to the model, not thrown', async () => {
+		const number = `AI-${process.pid}`;
+		const args = { employee_number: number, first_name: 'Model', last_name: 'Made', title: 'Agent' };
+		const first = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters, args });
+		expect(first.error).toBeUndefined();
+		expect(JSON.parse(String(first.response))).toEqual([expect.objectContaining({ employee_number: number, writeOutcome: 'created' })]);
+
+		const second = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters, args });
+		expect(JSON.parse(String(second.response))).toEqual([expect.objectContaining({ writeOutcome: 'unchanged' })]);
+
+		const missing = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters, args: { employee_number: `AI-new-${process.pid}`, title: 'Agent' } });
+		expect(missing.error).toBeUndefined();
+		expect(String(missing.response)).toMatch(/first_name: required to create an employee/);
+	});
+});
+
+describe('Personnel Data, version 2: another customer\'s employees (the simulator\'s remapped schema)', () => {
+	const bed = useTestBed({ employeeSchema: 'remapped' });
+	const sim = () => bed.simulator.sim;
+
+	it('the editor\'s resourceMapping method offers your own fields and dated properties as typed columns, from one sample request', async () => {
+		const { fields } = await bed.runtime.resourceMapping({ nodeType: 'personnelData', method: 'getEmployeeColumns', parameters: { resource: 'employee', operation: 'upsert' } });
+		const byId = new Map(fields.map((field) => [field.id, field]));
+		expect([...byId.keys()]).toEqual(expect.arrayContaining(['id', 'first_name', 'employee_number', 'organizational_unit_id', 'employment_start_date', 'title', 'weekly_hours', 'first_name (dated)']));
+		for (const readOnly of ['inserted_at', 'updated_at', 'deleted_at', 'org_id', 'properties']) expect(byId.has(readOnly)).toBe(false);
+		expect(byId.get('weekly_hours')).toMatchObject({ type: 'number', displayName: 'Weekly Hours (Dated)', canBeUsedToMatch: false });
+		expect(byId.get('organizational_unit_id')?.canBeUsedToMatch).toBe(true);
+		expect(apiRequests(bed).filter((entry) => !entry.path.includes('shape')).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /v1/org/employees']);
+	});
+
+	it('Create or Update with your own columns from a CSV: written as the records hold them, and a second run writes nothing', async () => {
+		const { fields: schema } = await bed.runtime.resourceMapping({ nodeType: 'personnelData', method: 'getEmployeeColumns', parameters: { resource: 'employee', operation: 'upsert' } });
+		const [person] = sim().createRecords('employees', 1, { restricted: false, overrides: { employee_number: `R-${process.pid}` } as never });
+		const parameters: INodeParameters = {
+			resource: 'employee',
+			operation: 'upsert',
+			columns: automatically({ matchingColumns: ['employee_number'], schema: schema as unknown as INodeParameters[] }),
+			options: { validFrom: '2027-01-01' },
+		};
+		const rows = items([{ employee_number: String(person.employee_number), weekly_hours: '24', employment_start_date: '2020-02-01' }]);
+		const first = await run(bed, parameters, { ...V2, items: rows });
+		expect(jsonOf(first)[0].writeOutcome).toBe('updated');
+		const patch = apiRequests(bed).find((entry) => entry.method === 'PATCH');
+		const data = (patch?.body as IDataObject).data as IDataObject;
+		expect(data.employment_start_date).toBe('2020-02-01');
+		expect(((data.properties as IDataObject).weekly_hours as IDataObject[])[0]).toEqual({ valid_from: '2027-01-01', value: 24 });
+
+		const second = await run(bed, parameters, { ...V2, items: rows });
+		expect(jsonOf(second)[0].writeOutcome).toBe('unchanged');
+		expect(apiRequests(bed).filter((entry) => entry.method !== 'GET')).toEqual([]);
 	});
 });
