@@ -92,7 +92,10 @@ async function runOnce(server: N8nServer, control: SimulatorClient, variant: Imp
 	const execution = await server.waitForExecution(executionId, RUN_TIMEOUT_MS);
 	const stats = await control.stats();
 	if (execution.status !== 'success') {
-		throw new Error(`"${IMPORT_VARIANTS[variant]}" (run ${pass}) ended "${execution.status}": ${execution.data.resultData.error?.message ?? 'no error message'}`);
+		// What the server refused, from its own log: n8n's message alone ("Bad request") does not say.
+		const refused = (await control.requests()).filter((r) => r.status >= 400).pop();
+		const detail = refused ? `; the simulator answered ${refused.status} to ${refused.method} ${refused.path}?${refused.rawQuery} (body ${JSON.stringify(refused.body ?? null).slice(0, 300)})` : '';
+		throw new Error(`"${IMPORT_VARIANTS[variant]}" (run ${pass}) ended "${execution.status}": ${execution.data.resultData.error?.message ?? 'no error message'}${detail}`);
 	}
 	const kind = (name: string) => stats.byRouteKind[name] ?? 0;
 	return {

@@ -271,6 +271,7 @@ export function httpImportWorkflow(id: string, name: string, baseUrl: string, to
 	});
 	const titleToday = `{ valid_from: $today.toFormat('yyyy-MM-dd'), value: ${ROW}.title }`;
 	const keptTitles = `($json.data[0].properties.title ?? []).filter(e => e.valid_from !== $today.toFormat('yyyy-MM-dd'))`;
+	// An empty cell is no key at all after Extract From File: that row's title history is sent back as it is.
 	// The API keeps histories newest first, the since-always (null) entry last.
 	const newestFirst = '(a, b) => (a.valid_from === null ? 1 : b.valid_from === null ? -1 : b.valid_from.localeCompare(a.valid_from))';
 	const plainFields = `first_name: ${ROW}.first_name, last_name: ${ROW}.last_name, email: ${ROW}.email, phone1: ${ROW}.phone1, employee_number: ${ROW}.employee_number`;
@@ -280,7 +281,7 @@ export function httpImportWorkflow(id: string, name: string, baseUrl: string, to
 		...auth,
 		sendBody: true,
 		specifyBody: 'json',
-		jsonBody: `={{ JSON.stringify({ data: { ${plainFields}, properties: { title: [${titleToday}, ...${keptTitles}].sort(${newestFirst}) } } }) }}`,
+		jsonBody: `={{ JSON.stringify({ data: { ${plainFields}, properties: { title: ${ROW}.title ? [${titleToday}, ...${keptTitles}].sort(${newestFirst}) : ($json.data[0].properties.title ?? []) } } }) }}`,
 		options: {},
 	});
 	const create = baseNode(HTTP_CREATE, 'httpRequest', 4.2, {
@@ -289,7 +290,7 @@ export function httpImportWorkflow(id: string, name: string, baseUrl: string, to
 		...auth,
 		sendBody: true,
 		specifyBody: 'json',
-		jsonBody: `={{ JSON.stringify({ data: { ${plainFields}, properties: { title: [${titleToday}] } } }) }}`,
+		jsonBody: `={{ JSON.stringify({ data: { ${plainFields}, properties: ${ROW}.title ? { title: [${titleToday}] } : {} } }) }}`,
 		options: {},
 	});
 	const workflow = chainWorkflow(id, name, [...fileNodes(file), lookup, found]);
