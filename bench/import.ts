@@ -48,6 +48,8 @@ export interface ImportRun {
 	variant: ImportVariant;
 	/** 1: the file's first import; 2: the same file again. */
 	pass: 1 | 2;
+	/** Added by the simulator to every API request. */
+	latencyMs: number;
 	executionMs: number;
 	lookups: number;
 	creates: number;
@@ -73,6 +75,8 @@ export type ImportOutcome = ImportSection | { kind: 'skipped'; reason: string };
 
 export interface ImportBenchPlan {
 	reps: number;
+	/** One more repetition with this latency added to every API request, as a real server has (0: none). */
+	latencyMs: number;
 	/** Default: both. */
 	variants?: ImportVariant[];
 }
@@ -86,14 +90,28 @@ function outcomesOf(execution: ExecutionDetails): Record<string, number> {
 	return counts;
 }
 
-async function runOnce(server: N8nServer, control: SimulatorClient, variant: ImportVariant, pass: 1 | 2): Promise<ImportRun> {
-	await control.resetStats();
+/**
+ * A read tried twice: on this busy machine a kept-alive socket (to n8n's REST API or the
+ * simulator's control routes) is now and then closed under the client just as it is reused
+ * ("fetch failed", ECONNRESET). Only for reads: starting a run is never repeated.
+ */
+async function twice<T>(read: () => Promise<T>): Promise<T> {
+	try {
+		return await read();
+	} catch {
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		return await read();
+	}
+}
+
+async function runOnce(server: N8nServer, control: SimulatorClient, variant: ImportVariant, pass: 1 | 2, latencyMs: number): Promise<ImportRun> {
+	await twice(() => control.resetStats());
 	const executionId = await server.runFromTrigger(WORKFLOW_IDS[variant], 'Start');
-	const execution = await server.waitForExecution(executionId, RUN_TIMEOUT_MS);
-	const stats = await control.stats();
+	const execution = await twice(() => server.waitForExecution(executionId, RUN_TIMEOUT_MS));
+	const stats = await twice(() => control.stats());
 	if (execution.status !== 'success') {
 		// What the server refused, from its own log: n8n's message alone ("Bad request") does not say.
-		const refused = (await control.requests()).filter((r) => r.status >= 400).pop();
+		const refused = (await twice(() => control.requests())).filter((r) => r.status >= 400).pop();
 		const detail = refused ? `; the simulator answered ${refused.status} to ${refused.method} ${refused.path}?${refused.rawQuery} (body ${JSON.stringify(refused.body ?? null).slice(0, 300)})` : '';
 		throw new Error(`"${IMPORT_VARIANTS[variant]}" (run ${pass}) ended "${execution.status}": ${execution.data.resultData.error?.message ?? 'no error message'}${detail}`);
 	}
@@ -101,6 +119,7 @@ async function runOnce(server: N8nServer, control: SimulatorClient, variant: Imp
 	return {
 		variant,
 		pass,
+		latencyMs,
 		executionMs: Date.parse(String(execution.stoppedAt)) - Date.parse(String(execution.startedAt)),
 		lookups: kind('employees.list'),
 		creates: kind('employees.create'),
@@ -141,15 +160,20 @@ export async function runImportSection(
 		await control.clearFaults();
 
 		const variants = plan.variants ?? (Object.keys(IMPORT_VARIANTS) as ImportVariant[]);
-		const repetition = async (order: readonly ImportVariant[]): Promise<ImportRun[]> => {
+		const repetition = async (order: readonly ImportVariant[], latencyMs = 0): Promise<ImportRun[]> => {
 			const runs: ImportRun[] = [];
 			for (const variant of order) {
 				await control.reset({ sizes: { employees: ISSUE_21_PLAN.existing } });
 				writeImportFile(await prepareImport(control, ISSUE_21_PLAN, today), file);
-				for (const pass of [1, 2] as const) {
-					const run = await runOnce(server as N8nServer, control, variant, pass);
-					log(`  ${variant} run ${pass}: ${run.executionMs} ms, ${run.requests} requests (${run.lookups} lookups, ${run.creates} POST, ${run.patches} PATCH)`);
-					runs.push(run);
+				await control.setFaults({ latencyMs, applyToProvisioning: false });
+				try {
+					for (const pass of [1, 2] as const) {
+						const run = await runOnce(server as N8nServer, control, variant, pass, latencyMs);
+						log(`  ${variant} run ${pass}${latencyMs ? ` (${latencyMs} ms latency)` : ''}: ${run.executionMs} ms, ${run.requests} requests (${run.lookups} lookups, ${run.creates} POST, ${run.patches} PATCH)`);
+						runs.push(run);
+					}
+				} finally {
+					await control.clearFaults();
 				}
 			}
 			return runs;
@@ -159,6 +183,10 @@ export async function runImportSection(
 		const runs: ImportRun[] = [];
 		for (let rep = 0; rep < plan.reps; rep++) {
 			runs.push(...(await repetition(variants.map((_, i) => variants[(i + rep) % variants.length]))));
+		}
+		if (plan.latencyMs > 0) {
+			log(`import: once more with ${plan.latencyMs} ms added to every API request`);
+			runs.push(...(await repetition(variants, plan.latencyMs)));
 		}
 		return { kind: 'import', key: install.key, n8nVersion: install.n8nVersion, plan: ISSUE_21_PLAN, reps: plan.reps, warmUp, runs, seconds: (performance.now() - started) / 1000 };
 	} catch (error) {
@@ -175,6 +203,7 @@ export async function runImportSection(
 export interface ImportFigures {
 	variant: ImportVariant;
 	pass: 1 | 2;
+	latencyMs: number;
 	/** From the last repetition (every repetition sends the same requests). */
 	lookups: number;
 	creates: number;
@@ -186,13 +215,15 @@ export interface ImportFigures {
 
 export function importFigures(section: ImportSection): ImportFigures[] {
 	const figures: ImportFigures[] = [];
-	for (const pass of [1, 2] as const) {
-		for (const variant of Object.keys(IMPORT_VARIANTS) as ImportVariant[]) {
-			const runs = section.runs.filter((run) => run.variant === variant && run.pass === pass);
-			if (runs.length === 0) continue;
-			const last = runs[runs.length - 1];
-			const times = runs.map((run) => run.executionMs);
-			figures.push({ variant, pass, lookups: last.lookups, creates: last.creates, patches: last.patches, requests: last.requests, executionMs: { median: median(times), min: Math.min(...times), max: Math.max(...times) }, outcomes: last.outcomes });
+	for (const latencyMs of [...new Set(section.runs.map((run) => run.latencyMs))].sort((a, b) => a - b)) {
+		for (const pass of [1, 2] as const) {
+			for (const variant of Object.keys(IMPORT_VARIANTS) as ImportVariant[]) {
+				const runs = section.runs.filter((run) => run.variant === variant && run.pass === pass && run.latencyMs === latencyMs);
+				if (runs.length === 0) continue;
+				const last = runs[runs.length - 1];
+				const times = runs.map((run) => run.executionMs);
+				figures.push({ variant, pass, latencyMs, lookups: last.lookups, creates: last.creates, patches: last.patches, requests: last.requests, executionMs: { median: median(times), min: Math.min(...times), max: Math.max(...times) }, outcomes: last.outcomes });
+			}
 		}
 	}
 	return figures;
@@ -205,24 +236,25 @@ const table = (headers: string[], rows: string[][]): string =>
 export function importMarkdown(outcome: ImportOutcome): string {
 	if (outcome.kind === 'skipped') return `### HR import inside real n8n\n\nSkipped: ${outcome.reason}.`;
 	const figures = importFigures(outcome);
-	const httpMs = (pass: 1 | 2) => figures.find((f) => f.variant === 'http' && f.pass === pass)?.executionMs.median ?? Number.NaN;
+	const httpMs = (pass: 1 | 2, latencyMs: number) => figures.find((f) => f.variant === 'http' && f.pass === pass && f.latencyMs === latencyMs)?.executionMs.median ?? Number.NaN;
 	const { existing, changed, fresh } = outcome.plan;
 	return [
-		`### HR import inside real n8n ${outcome.n8nVersion} (a CSV of ${int(existing + fresh)} employees: ${int(existing)} exist, ${int(changed)} of them changed, ${int(fresh)} new; ${outcome.reps} repetition(s), variants in rotating order)`,
+		`### HR import inside real n8n ${outcome.n8nVersion} (a CSV of ${int(existing + fresh)} employees: ${int(existing)} exist, ${int(changed)} of them changed, ${int(fresh)} new; ${outcome.reps} repetition(s), variants in rotating order, then one with server latency)`,
 		'',
 		'Read/Write Files from Disk → Extract From File → the import, through one `n8n start` (REST runs). Run 2 imports the same file again. Requests are the simulator\'s counts for the run (token provisioning included); time is the execution\'s stoppedAt − startedAt.',
 		'',
 		table(
-			['variant', 'run', 'lookup requests', 'POST', 'PATCH', 'requests in all', 'execution ms, median (range)', '÷ HTTP Request nodes', 'rows created / updated / unchanged'],
+			['variant', 'run', 'server latency', 'lookup requests', 'POST', 'PATCH', 'requests in all', 'execution ms, median (range)', '÷ HTTP Request nodes', 'rows created / updated / unchanged'],
 			figures.map((f) => [
 				IMPORT_VARIANTS[f.variant],
 				f.pass === 1 ? '1 (first import)' : '2 (same file)',
+				f.latencyMs === 0 ? 'none' : `${f.latencyMs} ms`,
 				int(f.lookups),
 				int(f.creates),
 				int(f.patches),
 				int(f.requests),
 				`${int(f.executionMs.median)} (${int(f.executionMs.min)}–${int(f.executionMs.max)})`,
-				f.variant === 'http' ? '1 (reference)' : `${(f.executionMs.median / httpMs(f.pass)).toFixed(2)}×`,
+				f.variant === 'http' ? '1 (reference)' : `${(f.executionMs.median / httpMs(f.pass, f.latencyMs)).toFixed(2)}×`,
 				f.outcomes ? `${f.outcomes.created ?? 0} / ${f.outcomes.updated ?? 0} / ${f.outcomes.unchanged ?? 0}${f.outcomes.error ? ` (${f.outcomes.error} errors)` : ''}` : '— (every row written)',
 			]),
 		),
@@ -233,7 +265,7 @@ export function importMarkdown(outcome: ImportOutcome): string {
 export function importTargets(outcome: ImportOutcome): string[][] {
 	if (outcome.kind === 'skipped') return [['HR import in real n8n', `not measured (${outcome.reason})`]];
 	const figures = importFigures(outcome);
-	const node = (pass: 1 | 2) => figures.find((f) => f.variant === 'node' && f.pass === pass);
+	const node = (pass: 1 | 2) => figures.find((f) => f.variant === 'node' && f.pass === pass && f.latencyMs === 0);
 	const first = node(1);
 	const second = node(2);
 	const { changed, fresh } = outcome.plan;

@@ -321,7 +321,7 @@ async function main(): Promise<void> {
 		if (plan.n8n) {
 			n8n = await runN8nSection(plan.n8n, source, control, log);
 			if (n8n.kind === 'skipped') log(`real n8n: SKIPPED: ${n8n.reason}`);
-			imports = await runImportSection({ reps: plan.quick ? 1 : 3 }, source, control, log);
+			imports = await runImportSection({ reps: plan.quick ? 1 : 3, latencyMs: LATENCY_MS }, source, control, log);
 			if (imports.kind === 'skipped') log(`HR import: SKIPPED: ${imports.reason}`);
 		}
 	} finally {
