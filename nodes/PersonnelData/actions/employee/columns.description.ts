@@ -40,7 +40,7 @@ function columnsProperty(operation: MapperOperation): INodeProperties {
 							matchingFieldsLabels: {
 								title: 'Columns to Match On',
 								description: 'The field that finds the employee to update; no match creates one, several matches fail the item',
-								hint: 'The server must filter by this field with "eq"; ID, Email and Employee Number are the usual keys',
+								hint: 'ID, Email and Employee Number are the usual keys; the server must be able to filter employees by the field',
 							},
 						}
 					: {}),
