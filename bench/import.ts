@@ -91,27 +91,32 @@ function outcomesOf(execution: ExecutionDetails): Record<string, number> {
 }
 
 /**
- * A read tried twice: on this busy machine a kept-alive socket (to n8n's REST API or the
- * simulator's control routes) is now and then closed under the client just as it is reused
- * ("fetch failed", ECONNRESET). Only for reads: starting a run is never repeated.
+ * A call tried again, up to 5 times 2 s apart, when it failed before doing anything: on this busy
+ * machine a kept-alive socket (to n8n's REST API or the simulator's control routes) is now and
+ * then closed under the client as it is reused ("fetch failed"), and n8n 2.41 answers 503
+ * "Database is not ready!" while a ping of its SQLite database times out. `onlyRefused` limits the
+ * retries to those 503 answers (for a call that must not run twice, such as starting a run).
  */
-async function twice<T>(read: () => Promise<T>): Promise<T> {
-	try {
-		return await read();
-	} catch {
-		await new Promise((resolve) => setTimeout(resolve, 500));
-		return await read();
+async function retried<T>(call: () => Promise<T>, onlyRefused = false): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await call();
+		} catch (error) {
+			const refused = /→ 503|Database is not ready/.test((error as Error).message);
+			if (attempt >= 5 || (onlyRefused && !refused)) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+		}
 	}
 }
 
 async function runOnce(server: N8nServer, control: SimulatorClient, variant: ImportVariant, pass: 1 | 2, latencyMs: number): Promise<ImportRun> {
-	await twice(() => control.resetStats());
-	const executionId = await server.runFromTrigger(WORKFLOW_IDS[variant], 'Start');
-	const execution = await twice(() => server.waitForExecution(executionId, RUN_TIMEOUT_MS));
-	const stats = await twice(() => control.stats());
+	await retried(() => control.resetStats());
+	const executionId = await retried(() => server.runFromTrigger(WORKFLOW_IDS[variant], 'Start'), true);
+	const execution = await retried(() => server.waitForExecution(executionId, RUN_TIMEOUT_MS));
+	const stats = await retried(() => control.stats());
 	if (execution.status !== 'success') {
 		// What the server refused, from its own log: n8n's message alone ("Bad request") does not say.
-		const refused = (await twice(() => control.requests())).filter((r) => r.status >= 400).pop();
+		const refused = (await retried(() => control.requests())).filter((r) => r.status >= 400).pop();
 		const detail = refused ? `; the simulator answered ${refused.status} to ${refused.method} ${refused.path}?${refused.rawQuery} (body ${JSON.stringify(refused.body ?? null).slice(0, 300)})` : '';
 		throw new Error(`"${IMPORT_VARIANTS[variant]}" (run ${pass}) ended "${execution.status}": ${execution.data.resultData.error?.message ?? 'no error message'}${detail}`);
 	}
