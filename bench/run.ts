@@ -26,6 +26,7 @@ import {
 	type TokensResult,
 	type TriggerResult,
 } from './common';
+import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
 import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, n8nSectionKeys, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 interface Plan {
@@ -329,6 +330,7 @@ async function main(): Promise<void> {
 	let perItem: PerItemResult;
 	let httpClients: HttpClientsResult;
 	let n8nSections: N8nOutcome[] = [{ kind: 'skipped', reason: '--no-n8n' }];
+	let imports: ImportOutcome = { kind: 'skipped', reason: '--no-n8n' };
 
 	try {
 		for (const n of plan.sizes) {
@@ -373,6 +375,8 @@ async function main(): Promise<void> {
 		if (plan.n8n) {
 			n8nSections = await runN8nSections(plan.n8n, source, control);
 			for (const outcome of n8nSections) if (outcome.kind === 'skipped') log(`real n8n: SKIPPED: ${outcome.reason}`);
+			imports = await runImportSection({ reps: plan.quick ? 1 : 3, latencyMs: LATENCY_MS }, source, control, log);
+			if (imports.kind === 'skipped') log(`HR import: SKIPPED: ${imports.reason}`);
 		}
 	} finally {
 		await sim.stop();
@@ -496,6 +500,7 @@ async function main(): Promise<void> {
 	);
 	const n8nReported = n8nReport(n8nSections);
 	sections.push(...n8nReported.markdown);
+	sections.push(importMarkdown(imports));
 
 	const at10k = returnAll.find((r) => r.n === 10_000);
 	const targets = [
@@ -506,6 +511,7 @@ async function main(): Promise<void> {
 		[`Per-item Get, Concurrency 1, ${perItem.latencyMs} ms latency: overhead per item ≤ ${TARGET_PER_ITEM_OVERHEAD_MS} ms`, `${mark(perItemOverheadMs(perItem) <= TARGET_PER_ITEM_OVERHEAD_MS)} (${fixed(perItemOverheadMs(perItem))} ms)`],
 		...batchedTargets(perItem),
 		...n8nReported.targets,
+		...importTargets(imports),
 	];
 	sections.unshift('### Targets\n\n' + table(['target', 'met'], targets));
 
@@ -535,6 +541,7 @@ async function main(): Promise<void> {
 				perItem: { ...perItem, overheadPerItemMs: perItemOverheadMs(perItem) },
 				httpClients,
 				n8n: n8nReported.json,
+				imports,
 				targets: Object.fromEntries(targets),
 			},
 			null,

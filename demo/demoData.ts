@@ -4,6 +4,7 @@ import type { SimulatorClient } from '../test/simulator/client';
 import type { JsonObject, SimRecord } from '../test/simulator/types';
 import { findNode, findWorkflow, IDS, type DemoTargets, type ResourceLocator } from './workflows';
 import type { WorkflowFile } from '../test/e2e/n8n';
+import { prepareImport, writeImportFile, type ImportPlan, type ImportScenario } from '../test/e2e/workflows/employeeImport';
 
 /** Employees changed "today", so that the changed-since-yesterday list is not empty. */
 export const RECENTLY_CHANGED = 12;
@@ -13,7 +14,17 @@ function pickSpread<T>(list: readonly T[], count: number): T[] {
 	return list.filter((_, i) => i % step === 0).slice(0, count);
 }
 
-export async function prepareDemoData(client: SimulatorClient, workflows: readonly WorkflowFile[]): Promise<DemoTargets> {
+/** Example 8's file: 30 rows, 20 of them employees the simulator holds (8 with a new title or phone number), 10 new. */
+export const DEMO_IMPORT_PLAN: ImportPlan = { existing: 20, changed: 8, fresh: 10 };
+
+/** Writes example 8's CSV from the employees the simulator holds now; `today` in the workflows' time zone. */
+export async function prepareImportFile(client: SimulatorClient, file: string, today: string): Promise<ImportScenario> {
+	const scenario = await prepareImport(client, DEMO_IMPORT_PLAN, today);
+	writeImportFile(scenario, file);
+	return scenario;
+}
+
+export async function prepareDemoData(client: SimulatorClient, workflows: readonly WorkflowFile[], importFile: string): Promise<DemoTargets> {
 	const employees = await client.getRecords('employees');
 	const touched = pickSpread(employees, RECENTLY_CHANGED).map((e) => e.id);
 	await client.touchRecords('employees', touched);
@@ -36,6 +47,7 @@ export async function prepareDemoData(client: SimulatorClient, workflows: readon
 		conditionId,
 		conditionName: CONDITION_NAMES.north,
 		integrationId: integration.id,
+		importFile,
 	};
 }
 

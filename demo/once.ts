@@ -1,10 +1,11 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
 import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../test/e2e/n8n';
-import { changeManagerAndPhone, RECENTLY_CHANGED, reportTime } from './demoData';
+import { importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../test/e2e/workflows/employeeImport';
+import { changeManagerAndPhone, DEMO_IMPORT_PLAN, prepareImportFile, RECENTLY_CHANGED, reportTime } from './demoData';
 import { history, table, type Row } from './format';
 import { elapsed, timeZone, todayIn } from './log';
 import type { SimulatorProcess } from './simulatorProcess';
-import { IDS, type DemoTargets } from './workflows';
+import { IDS, IMPORT_NODES, type DemoTargets } from './workflows';
 
 interface Example {
 	title: string;
@@ -42,6 +43,19 @@ function firstItem(execution: ExecutionDetails, node: string): NodeItem | undefi
 	return execution.data.resultData.runData[node]?.[0]?.data?.main?.[0]?.[0] ?? undefined;
 }
 
+
+/** Created / updated / unchanged (or the item's error) per output item of example 8's node. */
+function outcomeCounts(rows: readonly Row[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const row of rows) {
+		const outcome = row.error === undefined ? String(IMPORT_NODE.outcome(row)) : `error: ${String(row.error)}`;
+		counts[outcome] = (counts[outcome] ?? 0) + 1;
+	}
+	return counts;
+}
+
+const sameCounts = (a: Record<string, number>, b: Record<string, number>): boolean =>
+	JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Example[] {
 	return [
@@ -174,6 +188,52 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 					`activated; then a new phone number for ${String(change.phoneChanged.id)} and a new manager for ${String(change.employee.id)}`,
 					`the next poll (${elapsed(started)} later) sent the manager change only, with the previous manager:`,
 					`    ${String(message.message)}`,
+				];
+			},
+		},
+		{
+			title: 'Import employees from a file (Create or Update, Map Automatically, match on employee_number)',
+			async run() {
+				const today = todayIn(timeZone());
+				// Made now from what the simulator holds, after the other examples changed some employees.
+				const scenario = await prepareImportFile(sim.client, targets.importFile, today);
+				const { existing, changed, fresh } = DEMO_IMPORT_PLAN;
+				const expected = { created: fresh, updated: changed, unchanged: existing - changed };
+
+				await sim.client.clearRequests();
+				const first = await runFrom(server, IDS.importFile, 'Start');
+				const firstRows = items(first, IMPORT_NODES.upsert);
+				const firstRequests = importRequests(await sim.client.requests(), 'employee_number');
+				check(sameCounts(outcomeCounts(firstRows), expected), `first run: ${JSON.stringify(outcomeCounts(firstRows))}, expected ${JSON.stringify(expected)}`);
+				check(firstRequests.creates.length === fresh, `first run: ${firstRequests.creates.length} creates (POST), expected ${fresh}`);
+				check(firstRequests.patches.length === changed, `first run: ${firstRequests.patches.length} updates (PATCH), expected ${changed}`);
+				check(firstRequests.replaces.length === 0, 'first run: the node sent a PUT');
+				check(firstRequests.lookups.length === 1, `first run: ${firstRequests.lookups.length} lookup requests for ${scenario.rows.length} rows, expected 1`);
+
+				const [retitledNumber] = scenario.changedTitle;
+				const before = scenario.before.get(retitledNumber);
+				check(before, 'the file has no employee with a new title');
+				const [after] = await sim.client.getRecords('employees', [before.id]);
+				const newTitle = scenario.rows.find((row) => row.employee_number === retitledNumber)?.title;
+				check(valueInForce(titleHistory(after), today) === newTitle, `${retitledNumber}: the title in force is not "${String(newTitle)}"`);
+				const lost = titleHistory(before).filter((e) => e.valid_from !== today && !titleHistory(after).some((a) => a.valid_from === e.valid_from && a.value === e.value));
+				check(lost.length === 0, `${retitledNumber}: ${lost.length} earlier title(s) were lost`);
+
+				await sim.client.clearRequests();
+				const second = await runFrom(server, IDS.importFile, 'Start');
+				const secondRows = items(second, IMPORT_NODES.upsert);
+				const secondRequests = importRequests(await sim.client.requests(), 'employee_number');
+				const writes = secondRequests.creates.length + secondRequests.patches.length + secondRequests.replaces.length;
+				check(writes === 0, `second run of the same file: ${writes} write(s), expected none`);
+				check(sameCounts(outcomeCounts(secondRows), { unchanged: scenario.rows.length }), `second run: ${JSON.stringify(outcomeCounts(secondRows))}`);
+
+				const shown = firstRows.filter((row) => IMPORT_NODE.outcome(row) !== 'unchanged').map((row) => ({ ...row, outcome: IMPORT_NODE.outcome(row) }));
+				return [
+					`${scenario.rows.length} rows (${existing} employees the simulator holds, ${changed} of them with a new title or phone number; ${fresh} new people)`,
+					`first run:  ${fresh} created (POST), ${changed} updated (PATCH), ${existing - changed} unchanged (nothing sent); ${firstRequests.lookups.length} lookup request`,
+					table(shown, ['employee_number', 'outcome', 'first_name', 'last_name', 'phone1'], 5, 24),
+					`    ${retitledNumber} title: ${history(titleHistory(after))}`,
+					`second run of the same file: ${scenario.rows.length} unchanged, 0 writes; ${secondRequests.lookups.length} lookup request`,
 				];
 			},
 		},

@@ -3,6 +3,9 @@
  * 127.0.0.1, with this package installed as a community package, a ready credential and the example
  * workflows of demo/workflows/. Stays up until Ctrl-C; with --once runs the examples and exits.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 
 import {
 	importCredentials,
@@ -15,8 +18,8 @@ import {
 	type N8nUserFolder,
 } from '../test/e2e/n8n';
 import { parseArgs } from './args';
-import { prepareDemoData, reportTime } from './demoData';
-import { elapsed, say, timeZone, warn } from './log';
+import { prepareDemoData, prepareImportFile, reportTime } from './demoData';
+import { elapsed, say, timeZone, todayIn, warn } from './log';
 import { runOnce } from './once';
 import { ensureBuilt, ensureN8n } from './prepare';
 import { startSimulatorProcess, DEMO_EMPLOYEES, type SimulatorProcess } from './simulatorProcess';
@@ -30,6 +33,8 @@ interface Running {
 	folder?: N8nUserFolder;
 	server?: N8nServer;
 	timer?: NodeJS.Timeout;
+	/** The folder n8n may read files from (example 8's CSV); removed at the end. */
+	filesDir?: string;
 	/** The folder `npm pack` wrote the package into (.e2e-tmp/pack-<pid>-0). */
 }
 
@@ -48,6 +53,7 @@ function stopAll(): Promise<void> {
 			await running.sim.stop();
 		}
 		running.folder?.cleanup();
+		if (running.filesDir) rmSync(running.filesDir, { recursive: true, force: true });
 	})();
 	return stopping;
 }
@@ -87,6 +93,8 @@ function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
 		'  • "Employees that pass a condition", "Create or update a system time type": the same.',
 		'  • "Notify when an employee\'s manager changes": activate it, then give an employee a new',
 		'    manager (Personnel Data → Employee → Update); the next poll sends it, previous manager included.',
+		'  • "Import employees from a file": reads a CSV (path in "Read employees file") and creates',
+		'    or updates each employee by employee number; run it twice: the second run writes nothing.',
 		'  • Add your own: search the node panel for "Personnel Data".',
 		'',
 		' Ctrl-C stops n8n and the simulator.',
@@ -107,12 +115,15 @@ async function main(): Promise<number> {
 	say('starting the Personnel Data API simulator…');
 	const sim = (running.sim = await startSimulatorProcess());
 	const workflows = loadWorkflows();
-	const targets = await prepareDemoData(sim.client, workflows);
+	// n8n reads files only from N8N_RESTRICT_FILE_ACCESS_TO: a folder of the demo's own.
+	const filesDir = (running.filesDir = mkdtempSync(path.join(tmpdir(), 'personnel-data-demo-')));
+	const targets = await prepareDemoData(sim.client, workflows, path.join(filesDir, 'employees-import.csv'));
+	await prepareImportFile(sim.client, targets.importFile, todayIn(timeZone()));
 	say(`simulator on ${sim.baseUrl}: ${DEMO_EMPLOYEES} employees, some changed today, a file transfer pending`);
 
 	say(`preparing an n8n user folder with the package, the credential and ${workflows.length} workflows…`);
 	// n8n's $today and "yesterday" in the user's own time zone (n8n's default is America/New_York).
-	const folder = (running.folder = await prepareUserFolder(args.n8nKey, { env: { GENERIC_TIMEZONE: timeZone() } }));
+	const folder = (running.folder = await prepareUserFolder(args.n8nKey, { env: { GENERIC_TIMEZONE: timeZone(), N8N_RESTRICT_FILE_ACCESS_TO: filesDir } }));
 	await importCredentials(folder, [demoCredential(sim)]);
 	await importWorkflow(folder, bindWorkflows(workflows, targets));
 

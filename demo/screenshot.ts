@@ -200,6 +200,11 @@ const PICTURES: Picture[] = [
 		take: (page, baseUrl) => openNodePanel(page, baseUrl, panelOf(IDS.title, 'd3000000-0000-4000-8000-000000000003', 'Set new title, keep history')),
 	},
 	{
+		file: 'demo-node-import.png',
+		what: 'Create or Update with the column mapper (example 8)',
+		take: (page, baseUrl) => openNodePanel(page, baseUrl, panelOf(IDS.importFile, 'd8000000-0000-4000-8000-000000000004', 'Create or update employees')),
+	},
+	{
 		file: 'demo-trigger-watch-fields.png',
 		what: 'the trigger with Watch Fields (example 7)',
 		async take(page, baseUrl) {

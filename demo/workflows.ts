@@ -18,7 +18,11 @@ export const IDS = {
 	condition: 'pdDemoCondition5',
 	timeType: 'pdDemoTimeType06',
 	managerChanged: 'pdDemoManager007',
+	importFile: 'pdDemoImport0008',
 } as const;
+
+/** Node names of example 8 (demo/workflows/8-import-employees-from-a-file.json). */
+export const IMPORT_NODES = { read: 'Read employees file', upsert: 'Create or update employees' } as const;
 
 /** Records the workflows point at, taken from the running simulator. */
 export interface DemoTargets {
@@ -27,6 +31,8 @@ export interface DemoTargets {
 	conditionId: string;
 	conditionName: string;
 	integrationId: string;
+	/** The CSV file example 8 reads (in the folder n8n may read files from). */
+	importFile: string;
 }
 
 export interface ResourceLocator {
@@ -81,5 +87,6 @@ export function bindWorkflows(workflows: readonly WorkflowFile[], targets: DemoT
 		targets.conditionName,
 	);
 	findNode(findWorkflow(copies, IDS.timeType), 'Upsert time type').parameters.systemIntegrationId = targets.integrationId;
+	findNode(findWorkflow(copies, IDS.importFile), IMPORT_NODES.read).parameters.fileSelector = targets.importFile;
 	return copies;
 }

@@ -32,6 +32,8 @@ function nodeId(): string {
 export interface ActionNodeOptions {
 	/** Node setting "On Error" (e.g. 'continueRegularOutput' = Continue On Fail). */
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** The node version (default 1). */
+	typeVersion?: number;
 }
 
 /** A Personnel Data action node. */
@@ -45,7 +47,7 @@ export function actionNode(
 		id: nodeId(),
 		name,
 		type: ACTION_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters,
 		credentials: { personnelDataApi: credential },
