@@ -53,8 +53,9 @@ export const SHAPE_BODY_FIELD = 'shape';
 
 export const HTTP = {
 	/**
-	 * Total time one attempt may take: connecting, provisioning a token if due, the headers and the
-	 * whole body. A server that trickles its answer cannot keep a run alive past it.
+	 * Total time one exchange may take: connecting, the headers and the whole body. Each token request
+	 * and the API request after it have their own. An answer still arriving at the deadline is closed
+	 * and not retried, so a server that trickles its answer cannot keep a run alive past it.
 	 */
 	deadlineMs: 120_000,
 	/** An answer larger than this is refused ("answer too large") instead of being held in memory. */
