@@ -12,7 +12,8 @@ import { createInterface } from 'node:readline';
 
 import type { Page } from 'playwright-core';
 
-import { NODE_TYPE_PREFIX, ROOT } from '../test/e2e/n8n';
+import { ROOT } from '../test/e2e/n8n';
+import { agentWorkflowParts } from '../test/e2e/workflows/builders';
 import { startFakeChatModel, type ChatRequest, type ChatReply } from '../test/e2e/fakeChatModel';
 import { EDITOR, navigate, openEditor, openNodePanel, openWorkflow, restFromPage, VIEWPORT } from '../test/editor/browser';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, IDS } from './workflows';
@@ -121,52 +122,32 @@ async function createAgentWorkflow(page: Page, modelUrl: string): Promise<string
 		type: 'openAiApi',
 		data: { apiKey: 'sk-docs-screenshots', url: modelUrl },
 	});
-	const link = (type: string) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
 	const workflow = await restFromPage<{ id: string }>(page, 'POST', '/rest/workflows', {
 		name: 'Ask about employees (AI Agent with the Personnel Data tool)',
-		nodes: [
-			{ id: 'dd000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'dd000000-0000-4000-8000-000000000002',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
-				position: [260, 0],
-				parameters: { promptType: 'define', text: AGENT_PROMPT, options: {} },
-			},
-			{
-				id: 'dd000000-0000-4000-8000-000000000003',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.2,
-				position: [160, 220],
-				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-				credentials: { openAiApi: { id: openAi.id, name: openAi.name } },
-			},
-			{
-				id: 'dd000000-0000-4000-8000-000000000004',
-				name: LIST_TOOL,
-				type: `${NODE_TYPE_PREFIX}personnelDataTool`,
-				typeVersion: 1,
-				position: [400, 220],
-				parameters: {
-					resource: 'employee',
-					operation: 'getMany',
-					limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
-					filters: {
-						filter: [
-							{
-								field: 'last_name',
-								operator: 'ilike',
-								value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
-							},
-						],
+		...agentWorkflowParts({
+			prompt: AGENT_PROMPT,
+			openAi: { id: openAi.id, name: openAi.name },
+			personnelData: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+			tools: [
+				{
+					name: LIST_TOOL,
+					parameters: {
+						resource: 'employee',
+						operation: 'getMany',
+						limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
+						filters: {
+							filter: [
+								{
+									field: 'last_name',
+									operator: 'ilike',
+									value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
+								},
+							],
+						},
 					},
 				},
-				credentials: { personnelDataApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] }, 'OpenAI Chat Model': link('ai_languageModel'), [LIST_TOOL]: link('ai_tool') },
+			],
+		}),
 		settings: { executionOrder: 'v1' },
 	});
 	return workflow.id;

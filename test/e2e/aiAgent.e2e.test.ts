@@ -21,14 +21,12 @@ import {
 	importCredentials,
 	importWorkflow,
 	nodeItems,
-	NODE_TYPE_PREFIX,
 	prepareUserFolder,
 	type ExecutionResult,
 	type N8nUserFolder,
 	type WorkflowFile,
-	type WorkflowNode,
 } from './n8n';
-import { byId } from './workflows/builders';
+import { agentWorkflowParts, byId } from './workflows/builders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;
@@ -44,69 +42,35 @@ const PROMPT = 'Who are our employees whose last name starts with A?';
 
 type Row = Record<string, unknown>;
 
-function toolNode(name: string, parameters: Record<string, unknown>): WorkflowNode {
-	return {
-		id: `e2e0000a-0000-4000-8000-00000000000${name === LIST_TOOL ? 3 : 4}`,
-		name,
-		type: `${NODE_TYPE_PREFIX}personnelDataTool`,
-		typeVersion: 1,
-		position: [0, 200],
-		parameters,
-		credentials: { personnelDataApi: PD_CRED },
-	};
-}
+const LIST_PARAMETERS = {
+	resource: 'employee',
+	operation: 'getMany',
+	returnAll: "={{ $fromAI('return_all', 'true to get every matching employee', 'boolean') }}",
+	limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
+	filters: {
+		filter: [
+			{
+				field: 'last_name',
+				operator: 'ilike',
+				value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
+			},
+		],
+	},
+};
 
 function agentWorkflow(): WorkflowFile {
-	const aiLink = (type: string) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
 	return {
 		id: WORKFLOW_ID,
 		name: 'E2E: AI Agent with the Personnel Data tool',
-		nodes: [
-			{ id: 'e2e0000a-0000-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'e2e0000a-0000-4000-8000-000000000001',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
-				position: [240, 0],
-				parameters: { promptType: 'define', text: PROMPT, options: {} },
-			},
-			{
-				id: 'e2e0000a-0000-4000-8000-000000000002',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.2,
-				position: [0, 200],
-				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-				credentials: { openAiApi: OPENAI_CRED },
-			},
-			toolNode(LIST_TOOL, {
-				resource: 'employee',
-				operation: 'getMany',
-				returnAll: "={{ $fromAI('return_all', 'true to get every matching employee', 'boolean') }}",
-				limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
-				filters: {
-					filter: [
-						{
-							field: 'last_name',
-							operator: 'ilike',
-							value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
-						},
-					],
-				},
-			}),
-			toolNode(GET_TOOL, {
-				resource: 'employee',
-				operation: 'get',
-				id: byId("={{ $fromAI('employee_id', 'The employee ID, a UUID', 'string') }}"),
-			}),
-		],
-		connections: {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': aiLink('ai_languageModel'),
-			[LIST_TOOL]: aiLink('ai_tool'),
-			[GET_TOOL]: aiLink('ai_tool'),
-		},
+		...agentWorkflowParts({
+			prompt: PROMPT,
+			openAi: OPENAI_CRED,
+			personnelData: PD_CRED,
+			tools: [
+				{ name: LIST_TOOL, parameters: LIST_PARAMETERS },
+				{ name: GET_TOOL, parameters: { resource: 'employee', operation: 'get', id: byId("={{ $fromAI('employee_id', 'The employee ID, a UUID', 'string') }}") } },
+			],
+		}),
 		settings: { executionOrder: 'v1' },
 	};
 }

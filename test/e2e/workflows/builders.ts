@@ -156,3 +156,56 @@ export function setFieldNode(name: string, field: string, expression: string): W
 		options: {},
 	});
 }
+
+export interface AgentTool {
+	name: string;
+	parameters: Record<string, unknown>;
+}
+
+/**
+ * Manual Trigger "Start" → AI Agent, with an OpenAI chat model (pointed at a scripted stand-in,
+ * ../fakeChatModel.ts) and Personnel Data tools: the nodes and connections of an agent workflow.
+ */
+export function agentWorkflowParts(options: {
+	prompt: string;
+	openAi: CredentialRef;
+	personnelData: CredentialRef;
+	tools: AgentTool[];
+}): { nodes: WorkflowNode[]; connections: Connections } {
+	const aiLink = (type: string) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
+	const nodes: WorkflowNode[] = [
+		{ id: nodeId(), name: START, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: nodeId(),
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3.1,
+			position: [260, 0],
+			parameters: { promptType: 'define', text: options.prompt, options: {} },
+		},
+		{
+			id: nodeId(),
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.2,
+			position: [160, 220],
+			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
+			credentials: { openAiApi: options.openAi },
+		},
+		...options.tools.map((tool, index) => ({
+			id: nodeId(),
+			name: tool.name,
+			type: `${NODE_TYPE_PREFIX}personnelDataTool`,
+			typeVersion: 1,
+			position: [400 + 160 * index, 220] as [number, number],
+			parameters: tool.parameters,
+			credentials: { personnelDataApi: options.personnelData },
+		})),
+	];
+	const connections: Connections = {
+		[START]: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+		'OpenAI Chat Model': aiLink('ai_languageModel'),
+		...Object.fromEntries(options.tools.map((tool) => [tool.name, aiLink('ai_tool')])),
+	};
+	return { nodes, connections };
+}
