@@ -95,6 +95,25 @@ describe('Personnel Data, version 2: employee writes under Options › Concurren
 		expect(maxInFlight(writes())).toBe(5);
 	});
 
+	it('a user who stops the execution: no write starts after it, and the rows with one key never made two records', async () => {
+		sim().setFaults({ latencyMs: 50, applyToProvisioning: false });
+		const twin = freshNumber();
+		const rows = Array.from({ length: 30 }, (_, index) => ({ employee_number: index % 3 === 0 ? twin : freshNumber(), first_name: 'Stop', last_name: `Row ${index}` }));
+		sim().clearRequests();
+		const controller = new AbortController();
+		const stopping = new Promise((resolve) => setTimeout(resolve, 180)).then(() => controller.abort());
+		const result = await bed.runtime.execute({ nodeType: 'personnelData', typeVersion: 2, parameters: upsert(3), items: items(rows), abortSignal: controller.signal });
+		await stopping;
+		expect(result.error?.message).toMatch(/cancelled/);
+		await new Promise((resolve) => setTimeout(resolve, 150)); // a request already on its way may still arrive; none after it
+		const sent = writes().length;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(writes()).toHaveLength(sent);
+		expect(sent).toBeGreaterThan(0);
+		expect(sent).toBeLessThan(rows.length);
+		expect(sim().getRecords('employees').filter((record) => record.employee_number === twin).length).toBeLessThanOrEqual(1);
+	});
+
 	// A measurement, not a check of speed: `MEASURE_WRITES=1 npx jest <this file> -t measure`.
 	(process.env.MEASURE_WRITES === '1' ? it : it.skip)('measure: 600 rows (300 changed, 300 new), 20 ms latency, Concurrency 1 and 5', async () => {
 		sim().setFaults({ latencyMs: 20, applyToProvisioning: false });
