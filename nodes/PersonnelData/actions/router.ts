@@ -60,10 +60,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		}
 	});
 
-	// 2. The requests, in input order (up to `concurrency` at a time). Under On Error → Stop no
-	//    item starts after a failure; a cancelled execution starts none either.
+	// 2. The requests, in input order (up to `concurrency` at a time; items that write one record
+	//    one after another). Under On Error → Stop no item after the first failing one in input
+	//    order starts: the items already in flight finish (their records are not output), an item
+	//    waiting for an earlier write to its record is not sent. A cancelled execution starts none.
 	const cancelSignal = this.getExecutionCancelSignal();
-	let failed = false;
+	let firstFailure = Number.POSITIVE_INFINITY;
 	const settled = await mapConcurrently(
 		items.length,
 		concurrency,
@@ -73,11 +75,15 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			try {
 				return await item.send();
 			} catch (error) {
-				failed = true;
+				firstFailure = Math.min(firstFailure, itemIndex);
 				throw toNodeError(this.getNode(), error, itemIndex);
 			}
 		},
-		() => (failed && !continueOnFail) || cancelSignal?.aborted === true,
+		(itemIndex) => (firstFailure < itemIndex && !continueOnFail) || cancelSignal?.aborted === true,
+		(itemIndex) => {
+			const item = prepared[itemIndex];
+			return 'send' in item ? item.send.recordKey : undefined;
+		},
 	);
 
 	// One pass, one wrapper per record: a Return All can hold hundreds of thousands of records,
@@ -86,7 +92,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	for (let itemIndex = 0; itemIndex < settled.length; itemIndex++) {
 		const result = settled[itemIndex];
 		if (result === undefined) {
-			throw new NodeOperationError(this.getNode(), `The execution was cancelled; items from ${itemIndex + 1} on were not sent`);
+			// Under Concurrency a later item may have been sent (its record has another key): count.
+			let notSent = 0;
+			for (let index = itemIndex; index < settled.length; index++) if (settled[index] === undefined) notSent++;
+			throw new NodeOperationError(this.getNode(), `The execution was cancelled; ${notSent} of the items from ${itemIndex + 1} on were not sent`);
 		}
 		if (result.status === 'fulfilled') {
 			for (const json of result.value) output.push({ json, pairedItem: { item: itemIndex } });

@@ -12,8 +12,12 @@ export interface OperationRun {
 	perRun: PerRun;
 }
 
-/** The requests of one item, checked and ready: the records to output. */
-export type SendItem = () => Promise<IDataObject[]>;
+/**
+ * The requests of one item, checked and ready: the records to output. `recordKey` names the record
+ * the item writes (its id, or the value Create or Update matches on): under Concurrency, items of
+ * one run with the same key are sent one after another in input order; items without one overlap.
+ */
+export type SendItem = (() => Promise<IDataObject[]>) & { recordKey?: string };
 
 /**
  * One operation of the node: its form, its request, and the resources it is offered for. `Name` is
@@ -41,7 +45,10 @@ export interface Operation<Name extends string = string> {
 	 * sends the first, so a mistake in any item is found before anything is written.
 	 */
 	prepare: (this: IExecuteFunctions, run: OperationRun) => SendItem;
-	/** Items are independent requests that may run several at a time (the Concurrency option). */
+	/**
+	 * Items may run several at a time (the Concurrency option); items that write one record
+	 * (the same `recordKey`) still run in input order.
+	 */
 	concurrent?: boolean;
 }
 

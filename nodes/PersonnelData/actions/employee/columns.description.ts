@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../../shared/descriptions/labels';
+import { writeConcurrencyOption } from '../concurrency';
 import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { MapperOperation } from './columns';
@@ -103,6 +104,7 @@ export function employeeColumnsProperties(resource: ResourceDefinition, operatio
 	properties.push(columnsProperty(operation));
 	const options = [VALID_FROM_OPTION, CUSTOM_PROPERTIES_OPTION, OTHER_FIELDS_OPTION, IGNORE_COLUMNS_OPTION];
 	if (operation === 'update' || operation === 'upsert') options.push(SEND_UNCHANGED_OPTION);
+	options.push(writeConcurrencyOption);
 	properties.push(optionsCollection(options));
 	return properties;
 }

@@ -50,6 +50,9 @@ async function updateRead(
 	return { record: updated, outcome: 'updated' };
 }
 
+/** The item writes the record named by `key`: the router sends such items one after another. */
+const forRecord = (key: string, send: SendItem): SendItem => Object.assign(send, { recordKey: key });
+
 function prepareCreate(context: IExecuteFunctions, resource: ResourceDefinition, input: ColumnsInput, itemIndex: number): SendItem {
 	const { body } = checkedWrite(resource, input, 'create');
 	return async () => [withOutcome(await send(context, { method: 'POST', path: resource.paths.create as string, body, itemIndex }), 'created')];
@@ -59,7 +62,7 @@ function prepareReplace(context: IExecuteFunctions, resource: ResourceDefinition
 	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
 	const { body } = checkedWrite(resource, input, 'replace');
 	const request: ApiRequest = { method: 'PUT', path: recordPath(resource.paths.replace as string, id), body, subject: `${resource.displayName} ${id}`, itemIndex: run.itemIndex };
-	return async () => [withOutcome(await send(context, request), 'updated')];
+	return forRecord(id.toLowerCase(), async () => [withOutcome(await send(context, request), 'updated')]);
 }
 
 /**
@@ -80,13 +83,13 @@ function prepareUpdate(context: IExecuteFunctions, resource: ResourceDefinition,
 	const write = checkedWrite(resource, input, 'update');
 	const lookup = lookupFor(run.perRun, context, resource, 'id');
 	lookup.want(id);
-	return async () => {
+	return forRecord(lookup.keyOf(id), async () => {
 		const [found] = await lookup.find(id, run.itemIndex);
 		const record = found ?? (await readMissing(context, resource, id, run.itemIndex));
 		const result = await updateRead(context, resource, write, record, input, run.itemIndex);
 		if (result.outcome === 'updated') lookup.wrote(id, result.record);
 		return [withOutcome(result.record, result.outcome)];
-	};
+	});
 }
 
 /** The column Create or Update matches on: the mapper's choice, one field. */
@@ -118,7 +121,8 @@ function prepareUpsert(context: IExecuteFunctions, resource: ResourceDefinition,
 	const lookup: EmployeeLookup = lookupFor(run.perRun, context, resource, field);
 	lookup.want(value);
 	const { itemIndex } = run;
-	return async () => {
+	// Items with the same key wait for each other (the router), so `find` sees the earlier write.
+	return forRecord(`${field}=${lookup.keyOf(value)}`, async () => {
 		const matches = [...(await lookup.find(value, itemIndex))];
 		if (matches.length > 1) {
 			throw new NodeOperationError(
@@ -139,7 +143,7 @@ function prepareUpsert(context: IExecuteFunctions, resource: ResourceDefinition,
 		const created = await send(context, { method: 'POST', path: resource.paths.create as string, body: create, itemIndex });
 		lookup.wrote(value, created);
 		return [withOutcome(created, 'created')];
-	};
+	});
 }
 
 /** Node version 2's Create, Update, Replace and Create or Update: columns from the mapper. */

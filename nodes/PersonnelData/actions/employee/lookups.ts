@@ -77,7 +77,8 @@ export class EmployeeLookup {
 		this.written.set(this.keyOf(value), [record]);
 	}
 
-	private keyOf(value: string): string {
+	/** The value as the run's writes are keyed by it (an id in any letter case is one record). */
+	keyOf(value: string): string {
 		return this.resource.fields[this.field]?.type === 'uuid' ? value.toLowerCase() : value;
 	}
 }

@@ -88,6 +88,8 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 		displayName: WORDING[name].displayName,
 		action: (resource) => WORDING[name].action(withArticle(resource.displayName.toLowerCase())),
 		description: () => WORDING[name].description,
+		// Version 2 offers Options › Concurrency; version 1 has no such option, so its items run one at a time.
+		concurrent: true,
 		properties: (resource) =>
 			resource.writable
 				? [
@@ -109,7 +111,7 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 				path = recordPath(template, id);
 				subject = `${resource.displayName} ${id}`;
 			}
-			return async () => {
+			const send = async () => {
 				// The history edits' read comes right before the PATCH: the window another client's
 				// change could be overwritten in is one request long.
 				if (historyEdits.size > 0 && id !== undefined) {
@@ -126,6 +128,8 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 				});
 				return [(response.data as IDataObject | undefined) ?? response];
 			};
+			// Version 1 offers no Concurrency; should a saved workflow carry one, one record's writes stay in order.
+			return id === undefined ? send : Object.assign(send, { recordKey: id.toLowerCase() });
 		},
 	};
 }
