@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 import { ensureBuilt } from '../demo/prepare';
-import { importWorkflow, loadProblems, prepareUserFolder, startServer, type ExecutionDetails, type N8nServer } from '../test/e2e/n8n';
-import type { CredentialRef } from '../test/e2e/workflows/builders';
+import { importWorkflow, loadProblems, prepareUserFolder, startServer, type ExecutionDetails, type N8nServer } from '../scripts/n8n/driver';
+import type { CredentialRef } from '../scripts/n8n/driver/workflowBuilders';
 import {
 	httpImportWorkflow,
 	IMPORT,
@@ -29,7 +29,7 @@ import {
 	writeImportFile,
 	type ImportPlan,
 } from '../test/e2e/workflows/employeeImport';
-import { importCredentials } from '../test/e2e/n8n';
+import { importCredentials } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../test/simulator/client';
 import { median } from './common';
 import { chooseInstall } from './n8n';

@@ -28,8 +28,8 @@ import {
 	type NodeRun,
 	type WorkflowFile,
 	type WorkflowNode,
-} from '../test/e2e/n8n';
-import { actionNode, baseNode, chainWorkflow, itemsOf, type CredentialRef } from '../test/e2e/workflows/builders';
+} from '../scripts/n8n/driver';
+import { actionNode, baseNode, chainWorkflow, itemsOf, type CredentialRef } from '../scripts/n8n/driver/workflowBuilders';
 import type { SimulatorClient } from '../test/simulator/client';
 import { REPO_ROOT, median } from './common';
 

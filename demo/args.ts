@@ -1,4 +1,4 @@
-import { versionKeysNewestFirst, versionPins } from '../test/e2e/n8n';
+import { versionKeysNewestFirst, versionPins } from '../scripts/n8n/driver';
 
 export interface DemoArgs {
 	/** Key of scripts/n8n/versions.json. */

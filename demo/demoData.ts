@@ -3,7 +3,7 @@ import { CONDITION_NAMES } from '../test/simulator/conditionSeeds';
 import type { SimulatorClient } from '../test/simulator/client';
 import type { JsonObject, SimRecord } from '../test/simulator/types';
 import { findNode, findWorkflow, IDS, type DemoTargets, type ResourceLocator } from './workflows';
-import type { WorkflowFile } from '../test/e2e/n8n';
+import type { WorkflowFile } from '../scripts/n8n/driver';
 import { prepareImport, writeImportFile, type ImportPlan, type ImportScenario } from '../test/e2e/workflows/employeeImport';
 
 /** Employees changed "today", so that the changed-since-yesterday list is not empty. */

@@ -1,5 +1,5 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
-import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../test/e2e/n8n';
+import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../scripts/n8n/driver';
 import { importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../test/e2e/workflows/employeeImport';
 import { changeManagerAndPhone, DEMO_IMPORT_PLAN, prepareImportFile, RECENTLY_CHANGED, reportTime } from './demoData';
 import { history, table, type Row } from './format';

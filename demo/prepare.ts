@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { n8nInstance, ROOT, type N8nInstall } from '../test/e2e/n8n';
+import { n8nInstance, ROOT, type N8nInstall } from '../scripts/n8n/driver';
 import { elapsed, say } from './log';
 
 const SOURCE_DIRS = ['credentials', 'nodes'];

@@ -16,7 +16,7 @@ import {
 	startServer,
 	type N8nServer,
 	type N8nUserFolder,
-} from '../test/e2e/n8n';
+} from '../scripts/n8n/driver';
 import { parseArgs } from './args';
 import { prepareDemoData, prepareImportFile, reportTime } from './demoData';
 import { elapsed, say, timeZone, todayIn, warn } from './log';

@@ -12,8 +12,8 @@ import { createInterface } from 'node:readline';
 
 import type { Page } from 'playwright-core';
 
-import { ROOT } from '../test/e2e/n8n';
-import { agentWorkflowParts } from '../test/e2e/workflows/builders';
+import { ROOT } from '../scripts/n8n/driver';
+import { agentWorkflowParts } from '../scripts/n8n/driver/workflowBuilders';
 import { startFakeChatModel, type ChatRequest, type ChatReply } from '../test/e2e/fakeChatModel';
 import { EDITOR, navigate, openEditor, openNodePanel, openWorkflow, restFromPage, VIEWPORT } from '../test/editor/browser';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, IDS } from './workflows';

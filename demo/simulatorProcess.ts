@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-import { ROOT } from '../test/e2e/n8n';
+import { ROOT } from '../scripts/n8n/driver';
 import type { SimulatorCredentials } from '../test/simulator/auth';
 import { SimulatorClient } from '../test/simulator/client';
 

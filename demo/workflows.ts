@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import type { CredentialFile, WorkflowFile, WorkflowNode } from '../test/e2e/n8n';
+import type { CredentialFile, WorkflowFile, WorkflowNode } from '../scripts/n8n/driver';
 import type { SimulatorProcess } from './simulatorProcess';
 
 export const WORKFLOW_DIR = path.join(__dirname, 'workflows');

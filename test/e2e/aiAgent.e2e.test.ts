@@ -25,8 +25,8 @@ import {
 	type ExecutionResult,
 	type N8nUserFolder,
 	type WorkflowFile,
-} from './n8n';
-import { agentWorkflowParts, byId } from './workflows/builders';
+} from '../../scripts/n8n/driver';
+import { agentWorkflowParts, byId } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

@@ -18,7 +18,7 @@ import {
 	type N8nServer,
 	type N8nUserFolder,
 	type WorkflowFile,
-} from './n8n';
+} from '../../scripts/n8n/driver';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

@@ -24,7 +24,7 @@ import {
 	type N8nServer,
 	type N8nUserFolder,
 	type NodeItem,
-} from './n8n';
+} from '../../scripts/n8n/driver';
 import {
 	addDuplicateOf,
 	importRequests,
@@ -40,7 +40,7 @@ import {
 	type ImportScenario,
 	type RowOutcome,
 } from './workflows/employeeImport';
-import type { CredentialRef } from './workflows/builders';
+import type { CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

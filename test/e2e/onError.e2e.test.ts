@@ -19,8 +19,8 @@ import {
 	type N8nUserFolder,
 	type NodeItem,
 	type WorkflowFile,
-} from './n8n';
-import { actionNode, byId, chainWorkflow, itemsOf, type CredentialRef } from './workflows/builders';
+} from '../../scripts/n8n/driver';
+import { actionNode, byId, chainWorkflow, itemsOf, type CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

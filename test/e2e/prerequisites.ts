@@ -9,7 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { assertPackageBuilt, n8nInstance, versionKeys } from './n8n';
+import { assertPackageBuilt, n8nInstance, versionKeys } from '../../scripts/n8n/driver';
 
 /** `package`: this project built (dist/), as the suites install `npm pack` of it. */
 export type Prerequisite = 'package' | 'n8n' | 'redis' | 'postgres' | 'chromium';

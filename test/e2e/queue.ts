@@ -22,7 +22,7 @@ import {
 	startServer,
 	type N8nServer,
 	type N8nUserFolder,
-} from './n8n';
+} from '../../scripts/n8n/driver';
 import { postgresBinDir, redisBinary } from './prerequisites';
 
 export { postgresBinDir } from './prerequisites';

@@ -23,8 +23,8 @@ import {
 	startServer,
 	type N8nServer,
 	type N8nUserFolder,
-} from './n8n';
-import { actionNode, chainWorkflow, START } from './workflows/builders';
+} from '../../scripts/n8n/driver';
+import { actionNode, chainWorkflow, START } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

@@ -14,8 +14,8 @@ import {
 	startServer,
 	type N8nServer,
 	type N8nUserFolder,
-} from './n8n';
-import { triggerWorkflow, type CredentialRef } from './workflows/builders';
+} from '../../scripts/n8n/driver';
+import { triggerWorkflow, type CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

@@ -20,8 +20,8 @@ import {
 	type N8nServer,
 	type N8nUserFolder,
 	type WorkflowFile,
-} from './n8n';
-import { triggerNode, type CredentialRef } from './workflows/builders';
+} from '../../scripts/n8n/driver';
+import { triggerNode, type CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

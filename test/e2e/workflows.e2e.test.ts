@@ -25,7 +25,7 @@ import {
 	type N8nServer,
 	type N8nUserFolder,
 	type WorkflowFile,
-} from './n8n';
+} from '../../scripts/n8n/driver';
 import {
 	actionNode,
 	byId,
@@ -34,7 +34,7 @@ import {
 	itemsOf,
 	triggerWorkflow,
 	type CredentialRef,
-} from './workflows/builders';
+} from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;

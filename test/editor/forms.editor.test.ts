@@ -33,7 +33,7 @@ import {
 	type CredentialFile,
 	type N8nServer,
 	type N8nUserFolder,
-} from '../e2e/n8n';
+} from '../../scripts/n8n/driver';
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { EDITOR, navigate, nodesWithIssues, openEditor, openNodePanel, openWorkflow, restFromPage, type EditorBrowser } from './browser';
 import { fieldPickers, formProperties, isEmptyDefault, listSearches, newestDescription, type FieldPickerSpot, type FormChoice } from './description';

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { ROOT } from '../e2e/n8n';
+import { ROOT } from '../../scripts/n8n/driver';
 import { EDITOR } from './browser';
 
 /** Where a failing check leaves its picture. */

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 
 import type { RequestLogEntry } from '../../simulator/requestLog';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
-import { assertPackageBuilt, importCredentials, importWorkflow, nodeItems, type ExecutionDetails, type WorkflowFile } from '../n8n';
+import { assertPackageBuilt, importCredentials, importWorkflow, nodeItems, type ExecutionDetails, type WorkflowFile } from '../../../scripts/n8n/driver';
 import { PROCESS_NAME_VARIABLE, startQueueCluster, WORKER_CONCURRENCY, type QueueCluster } from '../queue';
-import { actionNode, linkedWorkflow, setFieldNode, webhookNode, type CredentialRef } from '../workflows/builders';
+import { actionNode, linkedWorkflow, setFieldNode, webhookNode, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
 import { credentialFile, provisioningReport, type ProvisioningReport } from './measure';
 
 declare const N8N_KEY: string;

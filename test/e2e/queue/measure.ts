@@ -5,8 +5,8 @@
 import { parseTimestampMicros } from '../../simulator/clock';
 import type { RequestLogEntry } from '../../simulator/requestLog';
 import type { RunningSimulator } from '../../simulator/server';
-import type { CredentialFile } from '../n8n';
-import type { CredentialRef } from '../workflows/builders';
+import type { CredentialFile } from '../../../scripts/n8n/driver';
+import type { CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
 
 /** A provisioned-refresh-token credential of the simulator's admin role. */
 export function credentialFile(ref: CredentialRef, simulator: RunningSimulator): CredentialFile {

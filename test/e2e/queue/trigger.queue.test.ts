@@ -10,9 +10,9 @@
  */
 import type { SimRecord } from '../../simulator/types';
 import { startSimulator, type RunningSimulator } from '../../simulator/server';
-import { assertPackageBuilt, importCredentials, importWorkflow, type WorkflowFile } from '../n8n';
+import { assertPackageBuilt, importCredentials, importWorkflow, type WorkflowFile } from '../../../scripts/n8n/driver';
 import { PROCESS_NAME_VARIABLE, startPostgres, startQueueCluster, startRedis, type Postgres, type QueueCluster, type Redis } from '../queue';
-import { actionNode, byId, linkedWorkflow, setFieldNode, triggerNode, type CredentialRef } from '../workflows/builders';
+import { actionNode, byId, linkedWorkflow, setFieldNode, triggerNode, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
 import { credentialFile } from './measure';
 import { changesOf, emittedExecutions, pollTimes, tally, type EmittedExecution } from './triggerLedger';
 

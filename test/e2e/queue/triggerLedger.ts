@@ -6,7 +6,7 @@
 import { parseTimestampMicros } from '../../simulator/clock';
 import type { RequestLogEntry } from '../../simulator/requestLog';
 import type { SimRecord } from '../../simulator/types';
-import { requireFromN8n, type NodeItem, type RunExecutionData } from '../n8n';
+import { requireFromN8n, type NodeItem, type RunExecutionData } from '../../../scripts/n8n/driver';
 import type { QueueCluster } from '../queue';
 
 /** One change: a record at one `updated_at` (the trigger's unit of "exactly once"). */

@@ -2,7 +2,7 @@
  * Small builders for the workflows of workflows.e2e.test.ts: nodes as n8n stores them (the
  * editor's parameter shapes, see demo/workflows/*.json), chained from a Manual Trigger "Start".
  */
-import { NODE_TYPE_PREFIX, type Connections, type WorkflowFile, type WorkflowNode } from '../n8n';
+import { NODE_TYPE_PREFIX, type Connections, type WorkflowFile, type WorkflowNode } from './index';
 
 export const START = 'Start';
 export const ACTION_TYPE = `${NODE_TYPE_PREFIX}personnelData`;
