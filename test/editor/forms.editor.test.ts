@@ -37,7 +37,7 @@ import {
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { EDITOR, navigate, nodesWithIssues, openEditor, openNodePanel, openWorkflow, restFromPage, type EditorBrowser } from './browser';
 import { fieldPickers, formProperties, isEmptyDefault, listSearches, newestDescription, type FieldPickerSpot, type FormChoice } from './description';
-import { FAILURE_DIR, issueMarks, locatorListItems, saveFailurePicture, shownParameters } from './panel';
+import { FAILURE_DIR, issueMarks, locatorListItems, panelShows, saveFailurePicture, shownParameters } from './panel';
 
 assertPackageBuilt();
 
@@ -263,8 +263,13 @@ describe.each(CASES.map((formCase) => [formCase.title, formCase] as const))('%s'
 			// A column mapper (Map Each Column Manually, a fresh node's mode) shows its required columns
 			// empty, and n8n marks each of them, as it does a required parameter: the columns the node
 			// says are required, and only those, must carry a mark.
+			// Create or Update first asks for the column to match on; the other modes show the columns.
 			const requiredColumns: string[] = [];
 			for (const spot of fieldPickers(description, formCase.choice, version).filter((picker) => picker.kind === 'resourceMapper')) {
+				const upsert = spot.mapperMode === 'upsert';
+				if (!(await panelShows(editor.page, upsert ? EDITOR.mapperMatching : EDITOR.mapperFields))) {
+					findings.push(`${spot.name}: the column mapper shows no ${upsert ? 'Columns to Match On' : 'columns (Values to Send)'}`);
+				}
 				requiredColumns.push(...(await mapperColumns(formCase, spot, version)).filter((column) => column.required === true).map((column) => column.id));
 			}
 			const allMarks = await issueMarks(editor.page);

@@ -97,3 +97,18 @@ export async function saveFailurePicture(page: Page, name: string, parameter?: s
 	await page.screenshot({ path: file });
 	return file;
 }
+
+/**
+ * Whether the open panel shows `selector` (waiting for it: a column mapper loads its columns after
+ * the panel opens).
+ */
+export async function panelShows(page: Page, selector: string): Promise<boolean> {
+	return await page
+		.locator(`${EDITOR.panel} ${selector}`)
+		.first()
+		.waitFor({ state: 'visible', timeout: 30_000 })
+		.then(
+			() => true,
+			() => false,
+		);
+}
