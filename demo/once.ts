@@ -1,6 +1,7 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
 import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../scripts/n8n/driver';
-import { importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../test/e2e/workflows/employeeImport';
+import { EMPLOYEES_PATH, importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../test/e2e/workflows/employeeImport';
+import type { SimRecord } from '../test/simulator/types';
 import { changeManagerAndPhone, DEMO_IMPORT_PLAN, prepareImportFile, RECENTLY_CHANGED, reportTime } from './demoData';
 import { history, table, type Row } from './format';
 import { elapsed, timeZone, todayIn } from './log';
@@ -54,6 +55,14 @@ function outcomeCounts(rows: readonly Row[]): Record<string, number> {
 	return counts;
 }
 
+type DatedEntry = ReturnType<typeof titleHistory>[number];
+
+/** The same dated entries, in any order. */
+function sameHistory(a: readonly DatedEntry[], b: readonly DatedEntry[]): boolean {
+	const key = (entries: readonly DatedEntry[]) => JSON.stringify(entries.map((e) => [e.valid_from, e.value]).sort());
+	return key(a) === key(b);
+}
+
 const sameCounts = (a: Record<string, number>, b: Record<string, number>): boolean =>
 	JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
@@ -97,21 +106,39 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 		{
 			title: "Update an employee's title (keeps history)",
 			async run() {
+				await sim.client.clearRequests();
 				const execution = await runFrom(server, IDS.title, 'Start');
 				const [before] = items(execution, 'Get employee');
 				const [after] = items(execution, 'Set new title, keep history');
-				const titlesBefore = (before.properties as { title: Array<{ valid_from: string | null; value: unknown }> }).title;
-				const titlesAfter = (after.properties as { title: Array<{ valid_from: string | null; value: unknown }> }).title;
+				const titlesBefore = titleHistory(before as SimRecord);
+				const titlesAfter = titleHistory(after as SimRecord);
 				const today = todayIn(timeZone());
 				const newest = titlesAfter.find((t) => t.valid_from === today);
 				check(newest?.value === 'Team Lead', `no "Team Lead" title valid from ${today}`);
 				const kept = titlesBefore.filter((t) => t.valid_from !== today);
 				const lost = kept.filter((t) => !titlesAfter.some((a) => a.valid_from === t.valid_from && a.value === t.value));
 				check(lost.length === 0, `${lost.length} earlier title(s) were lost`);
+				const [stored] = await sim.client.getRecords('employees', [String(before.id)]);
+				check(sameHistory(titleHistory(stored), titlesAfter), 'the simulator holds another title history than the node returned');
+
+				// Get: one GET of the employee. Update: one read of its history (the list, filtered by
+				// id), then one PATCH of that employee sending the merged title history; nothing else.
+				// (Example 2's activated trigger polls time reports meanwhile: only employee requests count.)
+				const { creates, replaces, lookups, patches, other } = importRequests(await sim.client.requests(), 'id');
+				const wanted = `${EMPLOYEES_PATH}/${String(before.id)}`;
+				const employeeOthers = other.filter((r) => r.path.startsWith(EMPLOYEES_PATH));
+				const gets = employeeOthers.filter((r) => r.method === 'GET' && r.path === wanted);
+				check(gets.length === 1 && employeeOthers.length === 1, `employee requests besides the update: ${employeeOthers.map((r) => `${r.method} ${r.path}`).join(', ')}; expected the Get's GET ${wanted}`);
+				check(creates.length === 0 && replaces.length === 0, 'the node sent a POST or PUT');
+				check(lookups.length === 1, `${lookups.length} history reads (GET with filters[id]), expected 1`);
+				check(patches.length === 1 && patches[0].path === wanted, `${patches.length} PATCH requests, expected 1 to ${wanted}`);
+				const sent = (patches[0].body as { data?: { properties?: { title?: unknown } } } | undefined)?.data?.properties?.title;
+				check(Array.isArray(sent) && sameHistory(sent as DatedEntry[], titlesAfter), `the PATCH sent the title history ${JSON.stringify(sent)}, expected the merged one`);
 				return [
 					`${String(before.first_name)} ${String(before.last_name)} (${String(before.id)})`,
 					`    before: ${history(titlesBefore)}`,
 					`    after:  ${history(titlesAfter)}`,
+					`requests: GET ${wanted} (Get), then 1 history read (list filtered by id) + 1 PATCH sending the merged history`,
 				];
 			},
 		},

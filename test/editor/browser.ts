@@ -41,6 +41,11 @@ export const EDITOR = {
 	parameterItem: '[data-test-id="parameter-item"]',
 	/** The red triangle n8n puts beside a parameter with an issue. */
 	parameterIssues: '[data-test-id="parameter-issues"]',
+	/** A resource mapper's columns (Values to Send), and its Columns to Match On. */
+	mapperFields: '[data-test-id="mapping-fields-container"]',
+	mapperMatching: '[data-test-id="matching-column-select"]',
+	/** One column of a resource mapper (its own class, no test id; checked against 2.41). */
+	mapperColumn: '[data-test-id="mapping-fields-container"] .parameter-item',
 	/** A JSON/code editor's own error marks (CodeMirror's lint gutter and underline). */
 	codeEditorErrors: '.cm-lint-marker-error, .cm-lintRange-error, .cm-lintPoint-error',
 	/** Spinner of an options list being loaded. */

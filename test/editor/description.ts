@@ -21,27 +21,29 @@ export function newestDescription(types: readonly INodeTypeDescription[], type: 
 }
 
 /**
- * Whether `displayOptions.show`/`hide` let a property show for `choice`. Only the form's choosing
- * parameters are judged ('/event' is the root's event); a condition on anything else is taken as
- * met (the DOM decides what is really displayed).
+ * Whether `displayOptions.show`/`hide` let a property show for `choice` on node version `version`.
+ * Only the form's choosing parameters and n8n's `@version` are judged ('/event' is the root's
+ * event); a condition on anything else is taken as met (the DOM decides what is really displayed).
+ * Without `@version`, a versioned node's form would take in the other versions' parameters.
  */
-export function shownFor(property: Pick<INodeProperties, 'displayOptions'>, choice: FormChoice): boolean {
+export function shownFor(property: Pick<INodeProperties, 'displayOptions'>, choice: FormChoice, version: number): boolean {
 	const { show, hide } = property.displayOptions ?? {};
-	const judged = (key: string): string | undefined => choice[key.replace(/^\//, '')];
+	const judged = (key: string): string | number | undefined => (key === '@version' ? version : choice[key.replace(/^\//, '')]);
+	const lists = (values: unknown, current: string | number) => Array.isArray(values) && (values as unknown[]).includes(current);
 	for (const [key, values] of Object.entries(show ?? {})) {
 		const current = judged(key);
-		if (current !== undefined && Array.isArray(values) && !values.includes(current)) return false;
+		if (current !== undefined && Array.isArray(values) && !lists(values, current)) return false;
 	}
 	for (const [key, values] of Object.entries(hide ?? {})) {
 		const current = judged(key);
-		if (current !== undefined && Array.isArray(values) && values.includes(current)) return false;
+		if (current !== undefined && lists(values, current)) return false;
 	}
 	return true;
 }
 
-/** The top-level properties of the form for `choice`. */
-export function formProperties(description: INodeTypeDescription, choice: FormChoice): INodeProperties[] {
-	return description.properties.filter((property) => shownFor(property, choice));
+/** The top-level properties of the form for `choice` on node version `version`. */
+export function formProperties(description: INodeTypeDescription, choice: FormChoice, version: number): INodeProperties[] {
+	return description.properties.filter((property) => shownFor(property, choice, version));
 }
 
 /** A default a fresh node leaves empty: nothing, an empty text or list, or a record locator without a value. */
@@ -63,6 +65,8 @@ export interface FieldPickerSpot {
 	name: string;
 	kind: 'loadOptions' | 'resourceMapper';
 	method: string;
+	/** A resource mapper's mode (`add`, `update`, `upsert`: upsert offers columns to match on). */
+	mapperMode?: string;
 }
 
 /** The properties nested in a collection (path `<name>.<option>`) or fixedCollection (`<name>.<group>.<value>`). */
@@ -78,15 +82,15 @@ function children(property: INodeProperties, path: string): Array<{ property: IN
 	return [];
 }
 
-/** Every field picker of the form for `choice`, nested ones (in Options, Filters) included. */
-export function fieldPickers(description: INodeTypeDescription, choice: FormChoice): FieldPickerSpot[] {
+/** Every field picker of the form for `choice` on node version `version`, nested ones (in Options, Filters) included. */
+export function fieldPickers(description: INodeTypeDescription, choice: FormChoice, version: number): FieldPickerSpot[] {
 	const spots: FieldPickerSpot[] = [];
 	const walk = (entries: Array<{ property: INodeProperties; path: string }>) => {
-		for (const { property, path } of entries.filter((entry) => shownFor(entry.property, choice))) {
+		for (const { property, path } of entries.filter((entry) => shownFor(entry.property, choice, version))) {
 			const loadOptions = property.typeOptions?.loadOptionsMethod;
 			const mapper = property.typeOptions?.resourceMapper?.resourceMapperMethod;
 			if (loadOptions) spots.push({ path, name: property.name, kind: 'loadOptions', method: loadOptions });
-			if (mapper) spots.push({ path, name: property.name, kind: 'resourceMapper', method: mapper });
+			if (mapper) spots.push({ path, name: property.name, kind: 'resourceMapper', method: mapper, mapperMode: property.typeOptions?.resourceMapper?.mode });
 			walk(children(property, path));
 		}
 	};
@@ -95,8 +99,8 @@ export function fieldPickers(description: INodeTypeDescription, choice: FormChoi
 }
 
 /** The resource locators of the form with a "From List" mode: their search method. */
-export function listSearches(description: INodeTypeDescription, choice: FormChoice): Array<{ name: string; method: string }> {
-	return formProperties(description, choice).flatMap((property) => {
+export function listSearches(description: INodeTypeDescription, choice: FormChoice, version: number): Array<{ name: string; method: string }> {
+	return formProperties(description, choice, version).flatMap((property) => {
 		if (property.type !== 'resourceLocator') return [];
 		const list = property.modes?.find((mode) => mode.type === 'list');
 		const method = list?.typeOptions?.searchListMethod;

@@ -37,7 +37,7 @@ import {
 import { startSimulator, type RunningSimulator } from '../simulator/server';
 import { EDITOR, navigate, nodesWithIssues, openEditor, openNodePanel, openWorkflow, restFromPage, type EditorBrowser } from './browser';
 import { fieldPickers, formProperties, isEmptyDefault, listSearches, newestDescription, type FieldPickerSpot, type FormChoice } from './description';
-import { FAILURE_DIR, issueMarks, locatorListItems, saveFailurePicture, shownParameters } from './panel';
+import { FAILURE_DIR, issueMarks, locatorListItems, panelShows, saveFailurePicture, shownParameters } from './panel';
 
 assertPackageBuilt();
 
@@ -127,25 +127,62 @@ function expectedChoices(spot: FieldPickerSpot, fields: CustomerFields): string[
 		case 'getWatchFields':
 			return [...fields.plain, ...fields.dated.map((name) => `properties.${name}`)];
 		default:
-			// Filters, order, Fields to Return, writable fields, columns: every plain field.
+			// Filters, order, Fields to Return, writable fields: every plain field (column mappers: mapperFindings).
 			return fields.plain;
 	}
 }
 
-async function loadedChoices(formCase: FormCase, spot: FieldPickerSpot, version: number): Promise<string[]> {
-	const request = {
+function pickerRequest(formCase: FormCase, spot: FieldPickerSpot, version: number) {
+	return {
 		nodeTypeAndVersion: { name: formCase.type, version },
 		path: spot.path,
 		methodName: spot.method,
 		currentNodeParameters: formCase.choice,
 		credentials: { personnelDataApi: CREDENTIAL },
 	};
-	if (spot.kind === 'resourceMapper') {
-		const answer = await restFromPage<{ fields: Array<{ id: string }> }>(editor.page, 'POST', '/rest/dynamic-node-parameters/resource-mapper-fields', request);
-		return answer.fields.map((field) => field.id);
-	}
+}
+
+/** The columns a resource mapper offers, as the editor loads them. */
+async function mapperColumns(formCase: FormCase, spot: FieldPickerSpot, version: number): Promise<MapperColumn[]> {
+	const answer = await restFromPage<{ fields: MapperColumn[] }>(editor.page, 'POST', '/rest/dynamic-node-parameters/resource-mapper-fields', pickerRequest(formCase, spot, version));
+	return answer.fields;
+}
+
+/** What a field picker lacks of the customer's fields, as findings. */
+async function pickerFindings(formCase: FormCase, spot: FieldPickerSpot, version: number, fields: CustomerFields): Promise<string[]> {
+	const request = pickerRequest(formCase, spot, version);
+	if (spot.kind === 'resourceMapper') return mapperFindings(spot, fields, { fields: await mapperColumns(formCase, spot, version) });
 	const options = await restFromPage<Array<{ value: unknown }>>(editor.page, 'POST', '/rest/dynamic-node-parameters/options', request);
-	return options.map((option) => String(option.value));
+	const choices = options.map((option) => String(option.value));
+	const missing = expectedChoices(spot, fields).filter((value) => !choices.includes(value));
+	return missing.length > 0 ? [`${spot.path} (${spot.method}) lacks the customer's ${missing.join(', ')}`] : [];
+}
+
+interface MapperColumn {
+	id: string;
+	required?: boolean;
+	canBeUsedToMatch?: boolean;
+}
+
+/**
+ * A column mapper offers the customer's plain fields and dated properties as columns (a dated
+ * property whose name is also a plain field may carry a suffix, e.g. `first_name (dated)`); in
+ * upsert mode ("Columns to Match On") the plain fields are offered to match on too.
+ */
+function mapperFindings(spot: FieldPickerSpot, fields: CustomerFields, answer: { fields: MapperColumn[] }): string[] {
+	const ids = answer.fields.map((column) => column.id);
+	const where = `${spot.path} (${spot.method})`;
+	const findings: string[] = [];
+	const missingPlain = fields.plain.filter((name) => !ids.includes(name));
+	if (missingPlain.length > 0) findings.push(`${where} lacks the customer's columns ${missingPlain.join(', ')}`);
+	const missingDated = fields.dated.filter((name) => !ids.some((id) => id === name || id.startsWith(`${name} (`)));
+	if (missingDated.length > 0) findings.push(`${where} lacks the customer's dated properties ${missingDated.join(', ')}`);
+	if (spot.mapperMode === 'upsert') {
+		const matchable = answer.fields.filter((column) => column.canBeUsedToMatch === true).map((column) => column.id);
+		const notMatchable = fields.plain.filter((name) => ids.includes(name) && !matchable.includes(name));
+		if (notMatchable.length > 0) findings.push(`${where}: Columns to Match On lacks the customer's ${notMatchable.join(', ')}`);
+	}
+	return findings;
 }
 
 function credentialFile(ref: { id: string; name: string }): CredentialFile {
@@ -218,12 +255,31 @@ describe.each(CASES.map((formCase) => [formCase.title, formCase] as const))('%s'
 			await openNodePanel(editor.page, server.baseUrl, node);
 
 			// Issue marks.
-			const form = formProperties(description, formCase.choice);
+			const form = formProperties(description, formCase.choice, version);
 			const shown = await shownParameters(editor.page);
 			const requiredEmpty = shown.filter((name) =>
 				form.some((property) => property.name === name && property.required === true && isEmptyDefault(property.default)),
 			);
-			const marks = await issueMarks(editor.page);
+			// A column mapper (Map Each Column Manually, a fresh node's mode) shows its required columns
+			// empty, and n8n marks each of them, as it does a required parameter: the columns the node
+			// says are required, and only those, must carry a mark.
+			// Create or Update first asks for the column to match on; the other modes show the columns.
+			const requiredColumns: string[] = [];
+			for (const spot of fieldPickers(description, formCase.choice, version).filter((picker) => picker.kind === 'resourceMapper')) {
+				const upsert = spot.mapperMode === 'upsert';
+				if (!(await panelShows(editor.page, upsert ? EDITOR.mapperMatching : EDITOR.mapperFields))) {
+					findings.push(`${spot.name}: the column mapper shows no ${upsert ? 'Columns to Match On' : 'columns (Values to Send)'}`);
+				}
+				requiredColumns.push(...(await mapperColumns(formCase, spot, version)).filter((column) => column.required === true).map((column) => column.id));
+			}
+			const allMarks = await issueMarks(editor.page);
+			for (const mark of allMarks.filter((candidate) => candidate.mapperColumn)) {
+				if (!requiredColumns.includes(mark.parameter)) findings.push(`column ${mark.parameter}: an issue mark, but the column mapper does not say it is required`);
+			}
+			for (const column of requiredColumns) {
+				if (!allMarks.some((mark) => mark.mapperColumn && mark.parameter === column)) findings.push(`column ${column}: required and empty, but no issue mark`);
+			}
+			const marks = allMarks.filter((mark) => !mark.mapperColumn);
 			for (const mark of marks) {
 				if (mark.kind === 'json-error' || !requiredEmpty.includes(mark.parameter)) show(mark.parameter);
 				if (mark.kind === 'json-error') findings.push(`${mark.parameter}: the JSON editor shows an error mark on a fresh node`);
@@ -235,16 +291,12 @@ describe.each(CASES.map((formCase) => [formCase.title, formCase] as const))('%s'
 
 			// Field pickers.
 			const fields = await customerFields(formCase.resource);
-			for (const spot of fieldPickers(description, formCase.choice)) {
-				const choices = await loadedChoices(formCase, spot, version);
-				const missing = expectedChoices(spot, fields).filter((value) => !choices.includes(value));
-				if (missing.length > 0) findings.push(`${spot.path} (${spot.method}) lacks the customer's ${missing.join(', ')}`);
-			}
+			for (const spot of fieldPickers(description, formCase.choice, version)) findings.push(...(await pickerFindings(formCase, spot, version, fields)));
 
 			// The employee search of the record locator.
 			if (formCase.resource.value === 'employee') {
 				const names = new Set(sim.sim.getRecords('employees').map((record) => `${String(record.first_name)} · ${String(record.last_name)}`));
-				for (const locator of listSearches(description, formCase.choice).filter((search) => search.method === 'searchRecords' && shown.includes(search.name))) {
+				for (const locator of listSearches(description, formCase.choice, version).filter((search) => search.method === 'searchRecords' && shown.includes(search.name))) {
 					const items = await locatorListItems(editor.page, locator.name);
 					if (items.length === 0) findings.push(`${locator.name}: "From List" lists no employees`);
 					const unnamed = items.filter((item) => ![...names].some((name) => item.startsWith(name)));

@@ -20,6 +20,8 @@ export interface IssueMark {
 	kind: 'issue' | 'json-error';
 	/** The triangle's tooltip text or the lint message, when the DOM has it. */
 	text: string;
+	/** The mark sits on a column of a resource mapper (`parameter` is then the column's id). */
+	mapperColumn?: boolean;
 }
 
 /** Every issue mark in the panel's Parameters tab (hidden ones, e.g. of the Settings tab, aside). */
@@ -31,11 +33,14 @@ export async function issueMarks(page: Page): Promise<IssueMark[]> {
 			const input = item?.querySelector('[data-test-id^="parameter-input-"]:not([data-test-id="parameter-input-field"]):not([data-test-id="parameter-input-item"]):not([data-test-id="parameter-input-hint"])');
 			return input?.getAttribute('data-test-id')?.slice('parameter-input-'.length) ?? '(unknown parameter)';
 		};
-		const marks: Array<{ parameter: string; kind: 'issue' | 'json-error'; text: string }> = [];
+		const marks: Array<{ parameter: string; kind: 'issue' | 'json-error'; text: string; mapperColumn?: boolean }> = [];
 		const visible = (element: Element) => (element as HTMLElement).checkVisibility?.() ?? true;
 		for (const mark of panel.querySelectorAll(selectors.parameterIssues)) {
 			if (!visible(mark)) continue;
-			marks.push({ parameter: nameOf(mark.closest(selectors.parameterItem)), kind: 'issue', text: mark.getAttribute('title') ?? '' });
+			// A mapper's column is no parameter item of its own: the closest item would be the mapper's.
+			const column = mark.closest(selectors.mapperColumn);
+			if (column) marks.push({ parameter: nameOf(column), kind: 'issue', text: mark.getAttribute('title') ?? '', mapperColumn: true });
+			else marks.push({ parameter: nameOf(mark.closest(selectors.parameterItem)), kind: 'issue', text: mark.getAttribute('title') ?? '' });
 		}
 		const editors = new Set<Element>();
 		for (const mark of panel.querySelectorAll(selectors.codeEditorErrors)) {
@@ -91,4 +96,19 @@ export async function saveFailurePicture(page: Page, name: string, parameter?: s
 	const file = path.join(FAILURE_DIR, `${name.replace(/[^a-zA-Z0-9._-]+/g, '-')}.png`);
 	await page.screenshot({ path: file });
 	return file;
+}
+
+/**
+ * Whether the open panel shows `selector` (waiting for it: a column mapper loads its columns after
+ * the panel opens).
+ */
+export async function panelShows(page: Page, selector: string): Promise<boolean> {
+	return await page
+		.locator(`${EDITOR.panel} ${selector}`)
+		.first()
+		.waitFor({ state: 'visible', timeout: 30_000 })
+		.then(
+			() => true,
+			() => false,
+		);
 }

@@ -12,10 +12,15 @@ export const WRITE_OUTCOME_FIELD = 'writeOutcome';
 /** The resourceMapping method of the node (see ../../methods/resourceMapping.ts). */
 export const COLUMNS_METHOD = 'getEmployeeColumns';
 
-const MAPPER_MODE: Record<MapperOperation, 'add' | 'update' | 'upsert'> = {
+/**
+ * n8n's mapper modes. Update finds its employee by the Employee locator, not by a column: in
+ * 'update' mode the editor would want a column to match on and, with none, hide every column
+ * ("No field that can be used for matching found"); 'map' shows the columns without one.
+ */
+const MAPPER_MODE: Record<MapperOperation, 'add' | 'map' | 'upsert'> = {
 	create: 'add',
 	replace: 'add',
-	update: 'update',
+	update: 'map',
 	upsert: 'upsert',
 };
 
