@@ -1,11 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { QUERY } from '../../../shared/apiChoices';
 import { toNodeError } from '../../../shared/errors';
-import { collectRecords } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { PerRun } from '../read/perRun';
-import { distinctValues, readRecordsWhere, REQUESTS_PER_CHUNK } from '../read/recordsWhere';
+import { keyOf, readRecordsWhere } from '../read/recordsWhere';
 
 /**
  * The employees the items of one execution look up, read together on first use: every item is
@@ -48,28 +46,15 @@ export class EmployeeLookup {
 	private async readWanted(itemIndex: number): Promise<Map<string, IDataObject[]>> {
 		const operators = this.resource.fields[this.field]?.filter;
 		const eqOnly = operators !== undefined && operators.includes('eq') && !operators.includes('in');
+		const lookup = { resource: this.resource, field: this.field, values: this.wanted, itemIndex };
 		if (!eqOnly) {
 			try {
-				return await readRecordsWhere.call(this.context, { resource: this.resource, field: this.field, values: this.wanted, itemIndex });
+				return await readRecordsWhere.call(this.context, lookup);
 			} catch (error) {
 				if ((error as { httpCode?: unknown }).httpCode !== '400') throw toNodeError(this.context.getNode(), error, itemIndex);
 			}
 		}
-		return await this.readEachValue(itemIndex);
-	}
-
-	private async readEachValue(itemIndex: number): Promise<Map<string, IDataObject[]>> {
-		const found = new Map<string, IDataObject[]>();
-		for (const value of distinctValues(this.resource, this.field, this.wanted)) {
-			const request = {
-				method: 'GET' as const,
-				path: this.resource.paths.list as string,
-				query: { [QUERY.filter(this.field, 'op')]: 'eq', [QUERY.filter(this.field, 'value')]: value },
-				itemIndex,
-			};
-			found.set(value, await collectRecords.call(this.context, request, { itemIndex, maxRequests: REQUESTS_PER_CHUNK }));
-		}
-		return found;
+		return await readRecordsWhere.call(this.context, { ...lookup, operator: 'eq' });
 	}
 
 	/** After a write: the employee with this key is now `record`. */
@@ -79,7 +64,7 @@ export class EmployeeLookup {
 
 	/** The value as the run's writes are keyed by it (an id in any letter case is one record). */
 	keyOf(value: string): string {
-		return this.resource.fields[this.field]?.type === 'uuid' ? value.toLowerCase() : value;
+		return keyOf(this.resource, this.field, value) as string;
 	}
 }
 

@@ -24,6 +24,12 @@ export interface RecordsWhere {
 	resource: ResourceDefinition;
 	/** A field the list endpoint filters with `in` (a server that does not answers 400). */
 	field: string;
+	/**
+	 * `in` (the default): up to VALUES_PER_REQUEST values a request; `eq`: one request per value,
+	 * for a field the server filters with `eq` only. Either way every record is checked against
+	 * the values asked.
+	 */
+	operator?: 'in' | 'eq';
 	/** The values to look up; repeats are asked for once. */
 	values: readonly string[];
 	/** Fields to return (the field looked up is added); empty or absent: every field. */
@@ -34,7 +40,7 @@ export interface RecordsWhere {
 }
 
 /** How the reader compares values: UUIDs in any case are the same record (the server lower-cases them). */
-function keyOf(resource: ResourceDefinition, field: string, value: unknown): string | undefined {
+export function keyOf(resource: ResourceDefinition, field: string, value: unknown): string | undefined {
 	if (typeof value === 'string') return resource.fields[field]?.type === 'uuid' ? value.toLowerCase() : value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	return undefined;
@@ -80,9 +86,9 @@ export async function readChunkWhere(this: ApiContext, query: Omit<RecordsWhere,
 	const { resource, itemIndex } = query;
 	const field = checkedField(resource, query.field);
 	const values = distinctValues(resource, field, query.values);
-	if (values.length > VALUES_PER_REQUEST) {
-		throw new Error(`A lookup chunk holds at most ${VALUES_PER_REQUEST} values, got ${values.length}`);
-	}
+	const operator = query.operator ?? 'in';
+	const most = operator === 'in' ? VALUES_PER_REQUEST : 1;
+	if (values.length > most) throw new Error(`A lookup chunk with ${operator} holds at most ${most} values, got ${values.length}`);
 	const found = new Map<string, IDataObject[]>();
 	const byKey = new Map<string, IDataObject[]>();
 	for (const value of values) {
@@ -97,8 +103,8 @@ export async function readChunkWhere(this: ApiContext, query: Omit<RecordsWhere,
 		method: 'GET',
 		path: resource.paths.list as string,
 		query: {
-			[QUERY.filter(field, 'op')]: 'in',
-			[QUERY.filter(field, 'value')]: values,
+			[QUERY.filter(field, 'op')]: operator,
+			[QUERY.filter(field, 'value')]: operator === 'in' ? values : values[0],
 			[QUERY.select]: select,
 		},
 		itemIndex,
@@ -129,7 +135,7 @@ export async function readChunkWhere(this: ApiContext, query: Omit<RecordsWhere,
  */
 export async function readRecordsWhere(this: ApiContext, query: RecordsWhere): Promise<Map<string, IDataObject[]>> {
 	const field = checkedField(query.resource, query.field);
-	const chunks = chunksOf(distinctValues(query.resource, field, query.values));
+	const chunks = chunksOf(distinctValues(query.resource, field, query.values), query.operator === 'eq' ? 1 : VALUES_PER_REQUEST);
 	let failed = false;
 	const settled = await mapConcurrently(
 		chunks.length,

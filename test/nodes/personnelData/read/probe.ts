@@ -27,6 +27,7 @@ export class ReaderProbe implements INodeType {
 			{ displayName: 'Values', name: 'values', type: 'json', default: '[]' },
 			{ displayName: 'Select', name: 'select', type: 'json', default: '[]' },
 			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
+			{ displayName: 'Operator', name: 'operator', type: 'string', default: 'in' },
 		],
 	};
 
@@ -38,6 +39,7 @@ export class ReaderProbe implements INodeType {
 			values: parse('values'),
 			select: parse('select'),
 			concurrency: this.getNodeParameter('concurrency', 0) as number,
+			operator: this.getNodeParameter('operator', 0) as 'in' | 'eq',
 			itemIndex: 0,
 		});
 		return [[...found].map(([value, records]) => ({ json: { value, records: records as IDataObject[] } }))];

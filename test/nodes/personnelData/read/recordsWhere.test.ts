@@ -125,6 +125,22 @@ describe('readRecordsWhere: records by the values of one field, in batches', () 
 		]);
 	});
 
+	it('eq: one request per distinct value, each value to its record', async () => {
+		const ids = sim()
+			.getRecords('employees')
+			.slice(0, 3)
+			.map((record) => String(record.id));
+		sim().clearRequests();
+		const result = await probe.execute({
+			nodeType: 'readerProbe',
+			parameters: { resource: 'employee', field: 'id', values: JSON.stringify([...ids, ids[1]]), select: '[]', concurrency: 1, operator: 'eq' },
+		});
+		if (result.error) throw result.error;
+		const found = (result.items?.[0] ?? []).map((item) => item.json as unknown as Found);
+		expect(found.map((entry) => [entry.value, entry.records.map((record) => record.id)])).toEqual(ids.map((id) => [id, [id]]));
+		expect(apiRequests(bed).map((entry) => queryValues(entry.rawQuery, 'filters[id][op]'))).toEqual([['eq'], ['eq'], ['eq']]);
+	});
+
 	it('no values: nothing is sent', async () => {
 		expect(await read({ values: [] })).toEqual([]);
 		expect(apiRequests(bed)).toEqual([]);
@@ -142,10 +158,10 @@ describe('readRecordsWhere against a server that answers another question', () =
 	});
 	afterEach(async () => await server.close());
 
-	const read = async (values: string[]) => {
+	const read = async (values: string[], operator: 'in' | 'eq' = 'in') => {
 		const result = await probe.execute({
 			nodeType: 'readerProbe',
-			parameters: { resource: 'employee', field: 'id', values: JSON.stringify(values), select: '[]', concurrency: 1 },
+			parameters: { resource: 'employee', field: 'id', values: JSON.stringify(values), select: '[]', concurrency: 1, operator },
 		});
 		expectNoSecrets([result.items, result.error, probe.logs], hostileSecrets(server));
 		return result;
@@ -156,6 +172,19 @@ describe('readRecordsWhere against a server that answers another question', () =
 		const result = await read([String(employee(1).id)]);
 		expect(result.error?.message).toContain('GET /v1/org/employees');
 		expect(result.error?.message).toContain(String(employee(2).id));
+		expect(result.error?.message).toContain('not asked for');
+	});
+
+	it('with eq (one request per value) too: a server that ignores the filter sends a record not asked for, an error', async () => {
+		const queries: URLSearchParams[] = [];
+		server.api = (request, response) => {
+			queries.push(request.query);
+			sendJson(response, 200, page([employee(2)], null, false));
+		};
+		const result = await read([String(employee(1).id)], 'eq');
+		expect(queries).toHaveLength(1);
+		expect(queries[0].get('filters[id][op]')).toBe('eq');
+		expect(queries[0].get('filters[id][value]')).toBe(String(employee(1).id));
 		expect(result.error?.message).toContain('not asked for');
 	});
 
