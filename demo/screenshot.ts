@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
 
 import { ROOT } from '../scripts/n8n/driver';
-import { agentWorkflowParts } from '../scripts/n8n/driver/workflowBuilders';
+import { agentWorkflowParts, LIST_EMPLOYEES_TOOL_PARAMETERS } from '../scripts/n8n/driver/workflowBuilders';
 import { startFakeChatModel, type ChatRequest, type ChatReply } from '../test/e2e/fakeChatModel';
 import { EDITOR, navigate, openEditor, openNodePanel, openWorkflow, restFromPage, VIEWPORT } from '../test/editor/browser';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, IDS } from './workflows';
@@ -129,23 +129,7 @@ async function createAgentWorkflow(page: Page, modelUrl: string): Promise<string
 			openAi: { id: openAi.id, name: openAi.name },
 			personnelData: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
 			tools: [
-				{
-					name: LIST_TOOL,
-					parameters: {
-						resource: 'employee',
-						operation: 'getMany',
-						limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
-						filters: {
-							filter: [
-								{
-									field: 'last_name',
-									operator: 'ilike',
-									value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
-								},
-							],
-						},
-					},
-				},
+				{ name: LIST_TOOL, parameters: LIST_EMPLOYEES_TOOL_PARAMETERS },
 			],
 		}),
 		settings: { executionOrder: 'v1' },

@@ -26,7 +26,7 @@ import {
 	type N8nUserFolder,
 	type WorkflowFile,
 } from '../../scripts/n8n/driver';
-import { agentWorkflowParts, byId } from '../../scripts/n8n/driver/workflowBuilders';
+import { agentWorkflowParts, byId, LIST_EMPLOYEES_TOOL_PARAMETERS } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;
@@ -43,19 +43,8 @@ const PROMPT = 'Who are our employees whose last name starts with A?';
 type Row = Record<string, unknown>;
 
 const LIST_PARAMETERS = {
-	resource: 'employee',
-	operation: 'getMany',
+	...LIST_EMPLOYEES_TOOL_PARAMETERS,
 	returnAll: "={{ $fromAI('return_all', 'true to get every matching employee', 'boolean') }}",
-	limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
-	filters: {
-		filter: [
-			{
-				field: 'last_name',
-				operator: 'ilike',
-				value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
-			},
-		],
-	},
 };
 
 function agentWorkflow(): WorkflowFile {

@@ -157,6 +157,22 @@ export function setFieldNode(name: string, field: string, expression: string): W
 	});
 }
 
+/** A Personnel Data tool that lists employees by a last-name pattern and a limit the model chooses. */
+export const LIST_EMPLOYEES_TOOL_PARAMETERS = {
+	resource: 'employee',
+	operation: 'getMany',
+	limit: "={{ $fromAI('limit', 'How many employees at most (1-50)', 'number') }}",
+	filters: {
+		filter: [
+			{
+				field: 'last_name',
+				operator: 'ilike',
+				value: "={{ $fromAI('last_name_pattern', 'Last name as an SQL ILIKE pattern: % matches any text, e.g. A%', 'string') }}",
+			},
+		],
+	},
+};
+
 export interface AgentTool {
 	name: string;
 	parameters: Record<string, unknown>;
