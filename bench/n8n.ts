@@ -264,7 +264,9 @@ async function executeSampled(folder: N8nUserFolder, workflowId: string): Promis
 	const fd = openSync(stdoutFile, 'w');
 	const env = { ...folder.env, N8N_PORT: String(await freePort()), N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 	const started = performance.now();
-	const child = spawn(folder.install.nodeBin, [folder.install.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
+	// BENCH_CPU_PROF=<folder>: each execution writes a V8 CPU profile there (open it in Chrome's DevTools).
+	const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`, `--cpu-prof-name=${workflowId}-${Date.now()}.cpuprofile`] : [];
+	const child = spawn(folder.install.nodeBin, [...profile, folder.install.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
 		cwd: folder.userFolder,
 		env,
 		stdio: ['ignore', fd, 'pipe'],

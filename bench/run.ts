@@ -66,7 +66,15 @@ const TARGET_BATCHED_VS_CONCURRENCY_10 = 3;
 const TARGET_N8N_RATIO_SIMPLIFY_OFF = 1.0;
 const TARGET_N8N_RATIO_SIMPLIFY_ON = 1.1;
 const TARGET_N8N_GET_BY_ID_SPEED_UP = 10;
-const ALL_VARIANTS = Object.keys(VARIANTS) as VariantName[];
+/** Every variant, or those BENCH_N8N_VARIANTS names (comma-separated keys of VARIANTS). */
+const ALL_VARIANTS = ((): VariantName[] => {
+	const every = Object.keys(VARIANTS) as VariantName[];
+	const wanted = process.env.BENCH_N8N_VARIANTS?.split(',').map((name) => name.trim()).filter(Boolean);
+	if (!wanted || wanted.length === 0) return every;
+	const unknown = wanted.filter((name) => !every.includes(name as VariantName));
+	if (unknown.length > 0) throw new Error(`BENCH_N8N_VARIANTS: unknown ${unknown.join(', ')}; expected some of ${every.join(', ')}`);
+	return wanted as VariantName[];
+})();
 const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only'];
 
 function planFrom(argv: readonly string[]): Plan {

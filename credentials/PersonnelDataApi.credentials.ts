@@ -1,9 +1,9 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
@@ -140,12 +140,14 @@ export class PersonnelDataApi implements ICredentialType {
 		return { ...token };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
-		},
-	};
+	/**
+	 * A function rather than the generic `=Bearer {{$credentials.accessToken}}`: n8n evaluates a
+	 * generic value as an expression on every request (about 2.5 ms each on n8n 2.8, a quarter of
+	 * a batched Get's time); the header is the same.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '')}` } };
+	}
 
 	/**
 	 * Run by n8n's own request machinery, so only its idle timeout applies to the listing itself;

@@ -5,8 +5,10 @@ import { toNodeError } from '../../shared/errors';
 import { resourceByValue } from '../../shared/registry';
 import { checkWholeNumber } from '../../shared/validation';
 import { CONCURRENCY_MAX, mapConcurrently } from './concurrency';
+import { ItemParameters } from './itemParameters';
 import { operationsOf } from './operations';
 import { PerRun } from './read/perRun';
+import { isToolCall } from './toolMode';
 import type { SendItem } from './types';
 
 /**
@@ -48,9 +50,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	// 1. Every item's input, checked before anything is sent: under On Error → Stop a mistake in
 	//    any item stops the node with nothing written; under Continue it fails that item alone.
 	const perRun = new PerRun();
+	// As an agent's tool the node runs one item, with parameters toolMode.ts rewrites: read those as given.
+	const parameters = isToolCall(this) ? undefined : new ItemParameters(this);
 	const prepared = items.map((_item, itemIndex): Prepared => {
 		if (nodeFailure) return { failure: nodeFailure };
-		const read = <T>(name: string, fallback: T) => this.getNodeParameter(name, itemIndex, fallback as never) as T;
+		const read = <T>(name: string, fallback: T): T =>
+			parameters ? parameters.read(name, itemIndex, fallback) : (this.getNodeParameter(name, itemIndex, fallback as never) as T);
 		try {
 			return { send: operation.prepare.call(this, { resource, itemIndex, read, perRun }) };
 		} catch (error) {
