@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
 import { deepCopy, isExpression } from 'n8n-workflow';
 
 /**
@@ -18,76 +18,84 @@ import { deepCopy, isExpression } from 'n8n-workflow';
  * `test/nodes/personnelData/itemParameters.test.ts` checks each answer against n8n's own.
  */
 export class ItemParameters {
-	private readonly sameForEveryItem = new Map<string, { value: unknown }>();
+	/** What each parameter name read so far is, learned at its first read. */
+	private readonly known = new Map<string, Known>();
 	private readonly parameters: INodeParameters;
-	private readonly inputJson: (itemIndex: number) => unknown;
+	private readonly items: readonly INodeExecutionData[];
 
 	constructor(private readonly context: IExecuteFunctions) {
 		this.parameters = context.getNode().parameters;
-		const items = context.getInputData();
-		this.inputJson = (itemIndex) => items[itemIndex]?.json;
+		this.items = context.getInputData();
 	}
 
 	read<T>(name: string, itemIndex: number, fallback: T): T {
-		const raw = valueAtPath(this.parameters, name);
-		if (!containsExpression(raw)) return this.readOnce(name, itemIndex, fallback);
-		const field = this.fieldOfItem(raw, itemIndex);
-		return field === undefined ? this.readEach(name, itemIndex, fallback) : (field.value as T);
+		let known = this.known.get(name);
+		if (known === undefined) {
+			known = learn(valueAtPath(this.parameters, name));
+			this.known.set(name, known);
+		}
+		switch (known.kind) {
+			case 'sameForEveryItem': {
+				// Absent from the node's parameters: n8n answers with the fallback, so that is part of the key.
+				const key = known.absent ? fallbackKey(fallback) : '';
+				let value = known.values.get(key);
+				if (value === undefined) {
+					value = { value: this.readEach(name, itemIndex, fallback) };
+					known.values.set(key, value);
+				}
+				// Each item gets its own copy: an operation may change what it was handed.
+				return (typeof value.value === 'object' && value.value !== null ? deepCopy(value.value) : value.value) as T;
+			}
+			case 'itemField': {
+				const value = fieldValue(this.items[itemIndex]?.json, known.path);
+				if (value === undefined) return this.readEach(name, itemIndex, fallback);
+				return (known.locator ? { ...known.locator, value } : value) as T;
+			}
+			default:
+				return this.readEach(name, itemIndex, fallback);
+		}
 	}
 
 	private readEach<T>(name: string, itemIndex: number, fallback: T): T {
 		return this.context.getNodeParameter(name, itemIndex, fallback as never) as T;
 	}
+}
 
-	private readOnce<T>(name: string, itemIndex: number, fallback: T): T {
-		const key = `${name}\u0000${JSON.stringify(fallback) ?? ''}`;
-		let known = this.sameForEveryItem.get(key);
-		if (known === undefined) {
-			known = { value: this.readEach(name, itemIndex, fallback) };
-			this.sameForEveryItem.set(key, known);
-		}
-		// Each item gets its own copy: an operation may change what it was handed.
-		return (typeof known.value === 'object' && known.value !== null ? deepCopy(known.value) : known.value) as T;
-	}
+type Known =
+	| { kind: 'sameForEveryItem'; absent: boolean; values: Map<string, { value: unknown }> }
+	| { kind: 'itemField'; path: string[]; locator?: RecordLocator }
+	| { kind: 'evaluatedPerItem' };
 
-	/** `={{ $json.… }}`'s value for this item (or a record locator holding it), when it is plain. */
-	private fieldOfItem(raw: NodeParameterValueType | undefined, itemIndex: number): { value: unknown } | undefined {
-		if (typeof raw === 'string') {
-			const value = plainField(this.inputJson(itemIndex), raw);
-			return value === undefined ? undefined : { value };
-		}
-		const locator: unknown = raw;
-		if (isRecordLocator(locator) && typeof locator.value === 'string' && onlyValueIsExpression(locator)) {
-			const value = plainField(this.inputJson(itemIndex), locator.value);
-			return value === undefined ? undefined : { value: { ...locator, value } };
-		}
-		return undefined;
+function learn(raw: NodeParameterValueType | undefined): Known {
+	if (!containsExpression(raw)) return { kind: 'sameForEveryItem', absent: raw === undefined, values: new Map() };
+	if (typeof raw === 'string') {
+		const path = fieldPath(raw);
+		return path ? { kind: 'itemField', path } : { kind: 'evaluatedPerItem' };
 	}
+	const locator: unknown = raw;
+	if (isRecordLocator(locator) && typeof locator.value === 'string' && onlyValueIsExpression(locator)) {
+		const path = fieldPath(locator.value);
+		return path ? { kind: 'itemField', path, locator } : { kind: 'evaluatedPerItem' };
+	}
+	return { kind: 'evaluatedPerItem' };
+}
+
+function fallbackKey(fallback: unknown): string {
+	return typeof fallback === 'string' ? `s${fallback}` : `j${JSON.stringify(fallback) ?? ''}`;
 }
 
 /** `={{ $json.a.b }}`, `={{ $json["a"] }}`, `={{$json['a'].b}}`; nothing before or after. */
 const JSON_FIELD_EXPRESSION = /^=\{\{\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])+)\s*\}\}$/;
 const PATH_STEP = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\]/g;
 
-/** The field names `={{ $json.… }}` walks, or null for any other expression (parsed once per text). */
-const pathsOfExpressions = new Map<string, string[] | null>();
-const MAX_REMEMBERED_EXPRESSIONS = 1_000;
-
-function fieldPath(expression: string): string[] | null {
-	let path = pathsOfExpressions.get(expression);
-	if (path === undefined) {
-		const steps = JSON_FIELD_EXPRESSION.exec(expression)?.[1];
-		path = steps === undefined ? null : Array.from(steps.matchAll(PATH_STEP), (step) => step[1] ?? step[2] ?? step[3]);
-		if (pathsOfExpressions.size >= MAX_REMEMBERED_EXPRESSIONS) pathsOfExpressions.clear();
-		pathsOfExpressions.set(expression, path);
-	}
-	return path;
+/** The field names `={{ $json.… }}` walks, or undefined for any other expression. */
+function fieldPath(expression: string): string[] | undefined {
+	const steps = JSON_FIELD_EXPRESSION.exec(expression)?.[1];
+	return steps === undefined ? undefined : Array.from(steps.matchAll(PATH_STEP), (step) => step[1] ?? step[2] ?? step[3]);
 }
 
-/** The field's value when `expression` names one of `json`'s own fields and it holds a string, number or boolean. */
-function plainField(json: unknown, expression: string): string | number | boolean | undefined {
-	const path = fieldPath(expression);
-	if (path === null) return undefined;
+/** The value at `path` when each step is one of the object's own fields and it holds a string, number or boolean. */
+function fieldValue(json: unknown, path: readonly string[]): string | number | boolean | undefined {
 	let value: unknown = json;
 	for (const name of path) {
 		if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, name)) return undefined;

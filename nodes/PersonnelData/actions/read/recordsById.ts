@@ -5,7 +5,7 @@ import type { ResourceDefinition } from '../../../shared/registry';
 import { CREDENTIAL_TYPE } from '../../../shared/transport';
 import { mapConcurrently } from '../concurrency';
 import { credentialKey, isRefused, rememberRefusal } from './refusals';
-import { chunksOf, distinctValues, readChunkWhere } from './recordsWhere';
+import { chunksOf, distinctValues, listRequestsInFlight, readChunkWhere } from './recordsWhere';
 
 /**
  * Whether Get may read a resource's records through its list: the list filters `id` with `in` and
@@ -76,7 +76,7 @@ export class RecordsById {
 		let refused = false;
 		const settled = await mapConcurrently(
 			chunks.length,
-			this.concurrency,
+			listRequestsInFlight(this.concurrency),
 			async (index) => {
 				try {
 					return await readChunkWhere.call(context, { resource: this.resource, field: 'id', values: chunks[index] });
