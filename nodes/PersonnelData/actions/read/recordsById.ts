@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import type { ResourceDefinition } from '../../../shared/registry';
-import { CREDENTIAL_TYPE } from '../../../shared/transport';
+import { credentialsOfRun } from '../../../shared/transport/runCredentials';
 import { mapConcurrently } from '../concurrency';
 import { credentialKey, isRefused, rememberRefusal } from './refusals';
 import { chunksOf, distinctValues, listRequestsInFlight, readChunkWhere } from './recordsWhere';
@@ -69,7 +69,7 @@ export class RecordsById {
 		// One id: its own request is as few and gives the exact error at once.
 		if (ids.length < 2) return byId;
 		const context = this.context;
-		const refusal = credentialKey(context.getNode(), await context.getCredentials(CREDENTIAL_TYPE));
+		const refusal = credentialKey(context.getNode(), await credentialsOfRun(context));
 		if (isRefused(refusal)) return byId;
 
 		const chunks = chunksOf(ids);
