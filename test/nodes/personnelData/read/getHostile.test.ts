@@ -1,7 +1,8 @@
 import type { NodeRuntime } from '../../../harness';
 import { expectNoSecrets } from '../../../helpers/secrets';
 import type { HostileRequest } from '../../../transport/hostileServer';
-import { employee, HostileServer, hostileSecrets, page, runtimeFor, sendJson } from '../../../transport/hostileServer';
+import { employee, HostileServer, hostileSecrets, page, runtimeFor, sendJson, sendText } from '../../../transport/hostileServer';
+import { REQUESTS_PER_CHUNK } from '../../../../nodes/PersonnelData/actions/read/recordsWhere';
 import { forgetRefusals } from '../../../../nodes/PersonnelData/actions/read/refusals';
 
 /** Get over several items against servers whose lists cannot be trusted to hold every record. */
@@ -87,6 +88,40 @@ describe('Get in batches against a server that answers lists its own way', () =>
 		expect(result.items?.[0].map((item) => item.json.id)).toEqual(ids);
 		expect(server.apiRequests().filter(isList)).toHaveLength(1);
 		expect(server.apiRequests().filter((request) => !isList(request))).toHaveLength(ids.length);
+	});
+
+	it('chunks in flight together fail in different ways: only their items read one by one, a missing record fails its item alone', async () => {
+		// 350 items: four list requests, three in flight. Chunk 2 gets an HTML page with 200, chunk 3
+		// an endless cursor, chunk 4 leaves out a record the server does not hold either.
+		const many = Array.from({ length: 350 }, (_, index) => employee(1_000 + index));
+		const manyIds = many.map((record) => String(record.id));
+		for (const record of many) known.set(String(record.id), record);
+		const missing = manyIds[320];
+		known.delete(missing);
+		const chunkOf = (request: HostileRequest) => Math.floor(manyIds.indexOf(asked(request)[0]) / 100);
+		try {
+			server.api = (request, response) => {
+				if (!isList(request)) return singleRead(request, response);
+				const chunk = chunkOf(request);
+				if (chunk === 1) return sendText(response, 200, 'text/html', '<html><body>Maintenance</body></html>');
+				const data = asked(request).flatMap((id) => known.get(id) ?? []);
+				if (chunk === 2) return sendJson(response, 200, page(data, 'again', true));
+				sendJson(response, 200, page(data, null, false));
+			};
+			const result = await get({ continueOnFail: true, items: manyIds });
+			const items = result.items?.[0] ?? [];
+			expect(items.map((item) => item.json.id ?? item.json.error)).toEqual(manyIds.map((id) => (id === missing ? `Employee ${id} was not found` : id)));
+			expect(items.map((item) => item.pairedItem)).toEqual(manyIds.map((_, index) => ({ item: index })));
+			const singles = server.apiRequests().filter((request) => !isList(request)).map((request) => request.path.split('/').pop());
+			// Chunks 2 and 3 one by one, and the one record chunk 4 left out; chunks 1 and 4 served the rest.
+			expect(singles.sort()).toEqual([...manyIds.slice(100, 300), missing].sort());
+			const lists = server.apiRequests().filter(isList);
+			expect(new Set(lists.map(chunkOf))).toEqual(new Set([0, 1, 2, 3]));
+			// The endless cursor ends within the chunk's request budget.
+			expect(lists.filter((request) => chunkOf(request) === 2).length).toBeLessThanOrEqual(REQUESTS_PER_CHUNK);
+		} finally {
+			for (const id of manyIds) known.delete(id);
+		}
 	});
 
 	it('a 400 to filters[id]: one request per item, and the next run does not try the list again', async () => {
