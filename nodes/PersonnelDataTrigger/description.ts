@@ -9,6 +9,7 @@ import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { fieldsPicker } from '../shared/descriptions/fieldPicker';
 import { defaultEventOf, eventsOf, TRIGGER_EVENTS } from './events';
+import { timeBudgetOption } from './pollBudget';
 import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './setup';
 import { WATCH_RECORDS_MAX } from './watchFields';
 
@@ -93,8 +94,22 @@ const onActivationOption: INodeProperties = {
 			value: 'startFromNow',
 			description: 'Each time you activate or publish the workflow, skip what changed while it was off (n8n restarting still resumes)',
 		},
+		{
+			name: 'Start From a Date',
+			value: 'startFromDate',
+			description: 'First send every record created or changed since Start Date, oldest first and a bounded number of polls at a time, then go on as usual',
+		},
 	],
 	default: 'resume',
+};
+
+/** On Activation → Start From a Date: the date. Changing it starts the backfill again from the new date. */
+const startDateOption: INodeProperties = {
+	displayName: 'Start Date',
+	name: 'startDate',
+	type: 'dateTime',
+	default: '',
+	description: 'With On Activation set to Start From a Date: send the changes made from this moment (UTC) on. Changing it starts again from the new date.',
 };
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
@@ -112,6 +127,8 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 		maxChangesOption,
 		maxRequestsOption,
 		onActivationOption,
+		startDateOption,
+		timeBudgetOption,
 	];
 	if (eventsOf(resource).some((event) => event.watchesFields)) options.push(...watchOptions);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);

@@ -1,15 +1,18 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE_MAX, QUERY } from '../shared/apiChoices';
+import { toNodeError } from '../shared/errors';
 import type { ListPage } from '../shared/listPage';
 import { readListPage } from '../shared/listPage';
-import { pagesOf } from '../shared/pagination';
 import { compareTimestamps } from '../shared/timestamps';
 import type { ApiRequest, Query } from '../shared/transport';
-import type { Change, ChangeState } from './changeState';
+import type { WalkPlan } from './boundedWalk';
+import { BoundedWalk, isCursorRefusal, walkQuery } from './boundedWalk';
+import type { Change, ChangeState, Resume } from './changeState';
 import { advance, nextWatermark, noveltyCheck, readFrom } from './changeState';
 import type { PollRun, PollSetup } from './setup';
-import { changeOf, fieldFilter, listRequest, newestFirst, newestOverall, oldestFirst, probeQuery, without } from './setup';
+import { changeOf, fieldFilter, listRequest, newestFirst, newestOverall, probeQuery, without } from './setup';
 import type { WatchSetup, WatchState } from './watchFields';
 import { Baseline, selectedFor } from './watchFields';
 
@@ -22,6 +25,8 @@ export interface Reading {
 	records: IDataObject[];
 	/** The state to store; null: nothing changed (the stored one stays as it is). */
 	next: ChangeState | null;
+	/** Where the walk stopped, when it did (the next poll goes on from there). */
+	resume?: Resume | null;
 }
 
 /** One page of `request`, `first` records at most; the lease sees the progress. */
@@ -55,21 +60,34 @@ function newOnes(setup: PollSetup, state: ChangeState, records: readonly IDataOb
 const countOf = (changes: readonly Change[], at: string | null) =>
 	at === null ? 0 : changes.filter((change) => compareTimestamps(change.at, at) === 0).length;
 
+/** What a walk over the changes read: the new ones, every change it saw, and where it stopped. */
+interface PagesRead {
+	records: IDataObject[];
+	changes: Change[];
+	seen: Change[];
+	/** Where the next poll goes on; null: the walk got to the last page. */
+	resume: Resume | null;
+	/** The walk stopped before the last page (time budget, Max Changes per Poll). */
+	stopped: boolean;
+}
+
 /**
- * Every change from `from` on (`gte`, or `gt` when nothing new can sit at `from`), to the last
- * page, before the watermark moves. Also counts what it read at each timestamp, for the next poll.
+ * Every change from `from` on (`gte`, or `gt` when nothing new can sit at `from`), oldest first,
+ * within the poll's budget: a walk started here, or one an earlier poll stopped in (`after`).
+ * Also counts what it read at each timestamp, for the next poll.
  */
-async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, from: string | null, op: 'gt' | 'gte') {
-	const query: Query = { ...setup.query, ...oldestFirst(setup), ...(from === null ? {} : fieldFilter(setup, op, from)) };
+async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, plan: WalkPlan, after?: string): Promise<PagesRead> {
+	const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, setup.query, plan), after);
 	const isNew = noveltyCheck(state);
 	const records: IDataObject[] = [];
 	const changes: Change[] = [];
 	const seen: Change[] = [];
-	for await (const page of pagesOf.call(this, listRequest(setup, query, run), { maxRequests: setup.maxRequests })) {
-		run.lease.progress();
-		for (const record of page) {
+	for await (const page of walk.pages()) {
+		for (const record of page.records) {
 			const change = changeOf(record, setup.field);
 			if (!change) continue;
+			// A resumed walk shows again the rest of a page the last poll stopped in, sent before the watermark.
+			if (walk.resumed && state.watermark !== null && compareTimestamps(change.at, state.watermark) < 0) continue;
 			seen.push(change);
 			if (isNew(change)) {
 				records.push(record);
@@ -77,9 +95,66 @@ async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeSt
 			}
 		}
 		// The pages come oldest first: past `maxChanges` new ones, the rest is for the next poll (see `capped`).
-		if (setup.maxChanges !== undefined && records.length > setup.maxChanges) break;
+		if (setup.maxChanges !== undefined && records.length > setup.maxChanges) {
+			walk.stopInPage();
+			break;
+		}
 	}
-	return { records, changes, seen };
+	return { records, changes, seen, resume: walk.resume, stopped: !walk.complete };
+}
+
+/** The state after a walk that stopped early: exactly what it sent, and where the next poll goes on. */
+function stoppedAt(setup: PollSetup, state: ChangeState, read: PagesRead): Reading {
+	const next = advance(state, read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume: read.resume });
+	return { records: read.records, next, resume: read.resume };
+}
+
+/**
+ * Records the server listed at `at` after an earlier poll's walk went past them (a clock that
+ * gives one timestamp to many records, or seconds only): a cursor goes on after its place, so
+ * these would never come. Read when the server's count at `at` is more than the ids known there.
+ */
+async function behindCursor(this: IPollFunctions, setup: PollSetup, run: PollRun, at: string, known: Set<string>): Promise<IDataObject[]> {
+	const plan: WalkPlan = { purpose: 'changes', op: 'eq', from: at };
+	const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, setup.query, plan));
+	const found: IDataObject[] = [];
+	for await (const page of walk.pages()) {
+		for (const record of page.records) {
+			const change = changeOf(record, setup.field);
+			if (change && compareTimestamps(change.at, at) === 0 && !known.has(change.id)) found.push(record);
+		}
+	}
+	if (!walk.complete) {
+		throw new NodeOperationError(this.getNode(), `Records were added at ${at} after an earlier poll had read past that time, and this poll could not list them within its time budget; the next poll tries again`);
+	}
+	return found;
+}
+
+/** A walk an earlier poll stopped in, when the setup still reads the same; otherwise undefined. */
+async function resumedWalk(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<PagesRead | undefined> {
+	const { resume, watermark } = state;
+	if (resume?.purpose !== 'changes' || resume.view !== setup.queryView) return undefined;
+	// Without a condition the server's count at the watermark tells whether records came there behind the cursor.
+	const countBefore = watermark !== null && !setup.conditioned ? await countAt.call(this, setup, watermark, run) : null;
+	let read: PagesRead;
+	try {
+		read = await readPages.call(this, setup, state, run, resume, resume.after);
+	} catch (error) {
+		if (!isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
+		this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor the last poll stopped at; reading again from the last change sent');
+		return undefined;
+	}
+	if (countBefore === null || watermark === null) return read;
+	const at = (change: Change) => compareTimestamps(change.at, watermark);
+	if (read.stopped && !read.seen.some((change) => at(change) > 0)) return read; // still inside the group
+	// Sent there earlier and seen later in this walk: changed again, no longer at the watermark.
+	const left = new Set(read.seen.filter((change) => at(change) > 0).map((change) => change.id));
+	const known = new Set([...state.idsAtWatermark.filter((id) => !left.has(id)), ...read.seen.filter((change) => at(change) === 0).map((change) => change.id)]);
+	// A walk that got to the end saw every record that left; one that stopped may not have: list the group to be sure.
+	if (!read.stopped && known.size >= countBefore) return read;
+	const behind = await behindCursor.call(this, setup, run, watermark, known);
+	const changes = behind.map((record) => changeOf(record, setup.field) as Change);
+	return { ...read, records: [...behind, ...read.records], changes: [...changes, ...read.changes], seen: [...changes, ...read.seen] };
 }
 
 /**
@@ -88,14 +163,24 @@ async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeSt
  * after the watermark and as many records at it as the trigger counted there, it is the whole
  * answer; otherwise the changes are read page by page (oldest first, the exact reading).
  */
-export async function readChanges(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<Reading> {
+export async function readChanges(this: IPollFunctions, setup: PollSetup, stored: ChangeState, run: PollRun): Promise<Reading> {
+	const resumed = await resumedWalk.call(this, setup, stored, run);
+	const state: ChangeState = stored.resume === null ? stored : { ...stored, resume: null };
+	if (resumed?.stopped) return stoppedAt(setup, state, resumed);
+	if (resumed) {
+		// The whole rest of the walk was read; what the earlier polls read of it is not counted here.
+		const next = advance(state, resumed.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView });
+		return { records: resumed.records, next };
+	}
 	const { watermark } = state;
 	const store = (changes: Change[], countAtWatermark: number | null, horizon: string | null = null) =>
 		advance(state, changes, { lookbackMs: setup.lookbackMs, horizon, countAtWatermark, countView: setup.countView });
 
 	if (watermark === null || setup.lookbackMs > 0) {
 		const horizon = setup.conditioned ? await newestOverall.call(this, setup, run) : null;
-		const { records, changes, seen } = await readPages.call(this, setup, state, run, readFrom(state, setup.lookbackMs), 'gte');
+		const read = await readPages.call(this, setup, state, run, { purpose: 'changes', op: 'gte', from: readFrom(state, setup.lookbackMs) });
+		if (read.stopped) return stoppedAt(setup, state, read);
+		const { records, changes, seen } = read;
 		const next = nextWatermark(state, changes, horizon);
 		// With a window every poll reads it all: no count is needed.
 		let count: number | null = null;
@@ -145,14 +230,18 @@ export async function readChanges(this: IPollFunctions, setup: PollSetup, state:
 		return { records, next: store(changes, countOf(located, next)) };
 	}
 	if (nothingNewAtWatermark) {
-		const { records, changes } = await readPages.call(this, setup, state, run, watermark, 'gt');
+		const read = await readPages.call(this, setup, state, run, { purpose: 'changes', op: 'gt', from: watermark });
+		if (read.stopped) return stoppedAt(setup, state, read);
+		const { records, changes } = read;
 		const next = nextWatermark(state, changes, newest) as string;
 		// Every record after the watermark was on the probe's page, the newest timestamp's too.
 		const count = compareTimestamps(next, newest as string) === 0 ? countOf(located, next) : await countAt.call(this, setup, next, run);
 		return { records, next: store(changes, count, newest) };
 	}
 
-	const { records, changes, seen } = await readPages.call(this, setup, state, run, watermark, 'gte');
+	const read = await readPages.call(this, setup, state, run, { purpose: 'changes', op: 'gte', from: watermark });
+	if (read.stopped) return stoppedAt(setup, state, read);
+	const { records, changes, seen } = read;
 	const next = nextWatermark(state, changes, setup.conditioned ? newest : null) as string;
 	let count: number | null;
 	if (!setup.conditioned) count = countOf(seen, next);
@@ -171,26 +260,45 @@ export function capped(setup: PollSetup, state: ChangeState, reading: Reading): 
 	if (setup.maxChanges === undefined || reading.records.length <= setup.maxChanges) return reading;
 	const records = reading.records.slice(0, setup.maxChanges);
 	const changes = records.map((record) => changeOf(record, setup.field) as Change);
-	return { records, next: advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView }) };
+	return { records, next: advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume: reading.resume }) };
 }
 
 /**
  * Watch Fields' baseline: every record of the filters (no condition: a record the condition lets
- * through later is then known), with only the id, the change field and the watched fields.
+ * through later is then known), with only the id, the change field and the watched fields. A
+ * large one takes several polls (`WatchState.after`); changes are read once it is complete. A
+ * record changed after the trigger's watermark is left out: the reading that follows sends it
+ * (as first seen, its earlier values unknown) rather than compare it with its own new values.
  */
-async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, run: PollRun): Promise<WatchState> {
+async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, state: ChangeState, run: PollRun): Promise<WatchState> {
+	const going = state.watch?.key === watch.key ? state.watch : null;
 	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
-	const read = new Baseline(watch);
-	for await (const page of pagesOf.call(this, listRequest(setup, query, run), { maxRequests: setup.maxRequests })) {
-		run.lease.progress();
-		for (const record of page) read.add(record);
+	const plan: WalkPlan = { purpose: 'skip', op: 'gte', from: null };
+	const read = new Baseline(watch, going?.records);
+	const walkFrom = async (after: string | undefined) => {
+		const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, query, plan), after);
+		for await (const page of walk.pages()) {
+			for (const record of page.records) {
+				const change = changeOf(record, setup.field);
+				if (change && (state.watermark === null || compareTimestamps(change.at, state.watermark) > 0)) continue;
+				read.add(record);
+			}
+		}
+		return walk.stoppedAfter;
+	};
+	let after: string | undefined;
+	try {
+		after = await walkFrom(going?.after);
+	} catch (error) {
+		if (going?.after === undefined || !isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
+		after = await walkFrom(undefined);
 	}
-	return read.state;
+	return { ...read.state, ...(after === undefined ? {} : { after }) };
 }
 
-/** The state with the watch state the setup asks for: kept, read afresh (another field set), or dropped. */
+/** The state with the watch state the setup asks for: kept, read (on) afresh, or dropped. */
 export async function withWatch(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<ChangeState> {
 	if (!setup.watch) return state.watch === null ? state : { ...state, watch: null };
-	if (state.watch?.key === setup.watch.key) return state;
-	return { ...state, watch: await baseline.call(this, setup, setup.watch, run) };
+	if (state.watch?.key === setup.watch.key && state.watch.after === undefined) return state;
+	return { ...state, watch: await baseline.call(this, setup, setup.watch, state, run) };
 }
