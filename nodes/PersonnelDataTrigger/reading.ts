@@ -130,8 +130,14 @@ async function behindCursor(this: IPollFunctions, setup: PollSetup, run: PollRun
 	return found;
 }
 
+/** A walk an earlier poll stopped in, read on; `count`: the records at the new watermark, where known. */
+interface Resumed {
+	read: PagesRead;
+	count: number | null;
+}
+
 /** A walk an earlier poll stopped in, when the setup still reads the same; otherwise undefined. */
-async function resumedWalk(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<PagesRead | undefined> {
+async function resumedWalk(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<Resumed | undefined> {
 	const { resume, watermark } = state;
 	if (resume?.purpose !== 'changes' || resume.view !== setup.queryView) return undefined;
 	// Without a condition the server's count at the watermark tells whether records came there behind the cursor.
@@ -144,17 +150,21 @@ async function resumedWalk(this: IPollFunctions, setup: PollSetup, state: Change
 		this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor the last poll stopped at; reading again from the last change sent');
 		return undefined;
 	}
-	if (countBefore === null || watermark === null) return read;
+	if (countBefore === null || watermark === null) return { read, count: null };
 	const at = (change: Change) => compareTimestamps(change.at, watermark);
-	if (read.stopped && !read.seen.some((change) => at(change) > 0)) return read; // still inside the group
+	if (read.stopped && !read.seen.some((change) => at(change) > 0)) return { read, count: null }; // still inside the group
 	// Sent there earlier and seen later in this walk: changed again, no longer at the watermark.
 	const left = new Set(read.seen.filter((change) => at(change) > 0).map((change) => change.id));
 	const known = new Set([...state.idsAtWatermark.filter((id) => !left.has(id)), ...read.seen.filter((change) => at(change) === 0).map((change) => change.id)]);
 	// A walk that got to the end saw every record that left; one that stopped may not have: list the group to be sure.
-	if (!read.stopped && known.size >= countBefore) return read;
-	const behind = await behindCursor.call(this, setup, run, watermark, known);
+	let behind: IDataObject[] = [];
+	if (read.stopped || known.size < countBefore) behind = await behindCursor.call(this, setup, run, watermark, known);
 	const changes = behind.map((record) => changeOf(record, setup.field) as Change);
-	return { ...read, records: [...behind, ...read.records], changes: [...changes, ...read.changes], seen: [...changes, ...read.seen] };
+	const merged = { ...read, records: [...behind, ...read.records], changes: [...changes, ...read.changes], seen: [...changes, ...read.seen] };
+	const next = nextWatermark(state, merged.changes);
+	// The group at the old watermark is known whole now; a later one was read whole in this walk.
+	const count = next === watermark ? known.size + behind.length : countOf(merged.seen, next);
+	return { read: merged, count: read.stopped ? null : count };
 }
 
 /**
@@ -166,11 +176,10 @@ async function resumedWalk(this: IPollFunctions, setup: PollSetup, state: Change
 export async function readChanges(this: IPollFunctions, setup: PollSetup, stored: ChangeState, run: PollRun): Promise<Reading> {
 	const resumed = await resumedWalk.call(this, setup, stored, run);
 	const state: ChangeState = stored.resume === null ? stored : { ...stored, resume: null };
-	if (resumed?.stopped) return stoppedAt(setup, state, resumed);
+	if (resumed?.read.stopped) return stoppedAt(setup, state, resumed.read);
 	if (resumed) {
-		// The whole rest of the walk was read; what the earlier polls read of it is not counted here.
-		const next = advance(state, resumed.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView });
-		return { records: resumed.records, next };
+		const next = advance(state, resumed.read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: resumed.count, countView: setup.countView });
+		return { records: resumed.read.records, next };
 	}
 	const { watermark } = state;
 	const store = (changes: Change[], countAtWatermark: number | null, horizon: string | null = null) =>
