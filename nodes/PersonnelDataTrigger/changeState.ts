@@ -63,15 +63,21 @@ export interface Resume {
 	after: string;
 	/** The query the cursor belongs to (a digest); another query cannot use it. */
 	view: string;
+	/**
+	 * Under a condition: how many records (the filters, no condition) the server listed at the
+	 * watermark when the walk stopped; more there later may sit behind the cursor. null: unknown.
+	 */
+	countAtCut?: number | null;
 }
 
 function readResume(value: unknown): Resume | null {
 	if (value === null || typeof value !== 'object') return null;
-	const { purpose, op, from, after, view } = value as Record<string, unknown>;
+	const { purpose, op, from, after, view, countAtCut } = value as Record<string, unknown>;
 	if (purpose !== 'changes' && purpose !== 'skip') return null;
 	if (op !== 'eq' && op !== 'gt' && op !== 'gte') return null;
 	if (!(from === null || typeof from === 'string') || typeof after !== 'string' || after === '' || typeof view !== 'string') return null;
-	return { purpose, op, from, after, view };
+	const count = typeof countAtCut === 'number' && Number.isInteger(countAtCut) && countAtCut >= 0 ? { countAtCut } : {};
+	return { purpose, op, from, after, view, ...count };
 }
 
 /** Upper bound on remembered pairs: state must not grow with the history. */
