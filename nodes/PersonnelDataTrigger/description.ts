@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
+import type { HintedOption } from '../shared/descriptions/builderHint';
 import { optionsCollection } from '../shared/descriptions/labels';
 import { scoped } from '../shared/descriptions/scope';
 import { maxRequestsOption } from '../shared/pagination';
@@ -53,7 +54,7 @@ const resourceProperty: INodeProperties = {
 	name: 'resource',
 	type: 'options',
 	noDataExpression: true,
-	options: WATCHABLE.map((resource) => ({ name: resource.displayName, value: resource.value })).sort((a, b) =>
+	options: WATCHABLE.map((resource): HintedOption => ({ name: resource.displayName, value: resource.value, builderHint: resource.builderHint })).sort((a, b) =>
 		a.name.localeCompare(b.name),
 	),
 	default: 'employee',
