@@ -26,7 +26,7 @@ const maxChangesOption: INodeProperties = {
 		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
 };
 
-/** Watch Fields and its companion: shown for the events that compare records (README: Watch fields). */
+/** Watch Fields and its companion: shown for the events that compare records (docs/trigger.md: Watch fields). */
 const onlyWatchingEvents = { show: { '/event': TRIGGER_EVENTS.filter((event) => event.watchesFields).map((event) => event.value) } };
 
 const watchOptions: INodeProperties[] = [
@@ -78,7 +78,7 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 	};
 }
 
-/** What the first poll after the user activates or republishes the workflow does (README: How the trigger works). */
+/** What the first poll after the user activates or republishes the workflow does (docs/trigger.md: How the trigger works). */
 const onActivationOption: INodeProperties = {
 	displayName: 'On Activation',
 	name: 'onActivation',
