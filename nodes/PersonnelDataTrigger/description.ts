@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
+import type { HintedOption } from '../shared/descriptions/builderHint';
 import { optionsCollection } from '../shared/descriptions/labels';
 import { scoped } from '../shared/descriptions/scope';
 import { maxRequestsOption } from '../shared/pagination';
@@ -26,7 +27,7 @@ const maxChangesOption: INodeProperties = {
 		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
 };
 
-/** Watch Fields and its companion: shown for the events that compare records (README: Watch fields). */
+/** Watch Fields and its companion: shown for the events that compare records (docs/trigger.md: Watch fields). */
 const onlyWatchingEvents = { show: { '/event': TRIGGER_EVENTS.filter((event) => event.watchesFields).map((event) => event.value) } };
 
 const watchOptions: INodeProperties[] = [
@@ -54,7 +55,7 @@ const resourceProperty: INodeProperties = {
 	name: 'resource',
 	type: 'options',
 	noDataExpression: true,
-	options: WATCHABLE.map((resource) => ({ name: resource.displayName, value: resource.value })).sort((a, b) =>
+	options: WATCHABLE.map((resource): HintedOption => ({ name: resource.displayName, value: resource.value, builderHint: resource.builderHint })).sort((a, b) =>
 		a.name.localeCompare(b.name),
 	),
 	default: 'employee',
@@ -78,7 +79,7 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 	};
 }
 
-/** What the first poll after the user activates or republishes the workflow does (README: How the trigger works). */
+/** What the first poll after the user activates or republishes the workflow does (docs/trigger.md: How the trigger works). */
 const onActivationOption: INodeProperties = {
 	displayName: 'On Activation',
 	name: 'onActivation',
