@@ -8,6 +8,7 @@ import { hashString, Rng } from './rng';
 import { EMPLOYEE_SCHEMAS, type EmployeeSchema, type EmployeeSchemaName } from './employeeSchemas';
 import { createCollections, GENERATORS, refsOf, seedAll, type Collections, type Generator } from './seed';
 import { RESOURCE_NAMES, type JsonObject, type ResourceName, type Role, type SeedSizes, type SimRecord } from './types';
+import { variationOf, type ServerVariation } from './variations';
 
 export interface SimulatorOptions {
 	/** Seed of all random data, credentials and secrets (default 1). */
@@ -28,6 +29,8 @@ export interface SimulatorOptions {
 	requestLogCapacity?: number;
 	/** The customer's employee fields (default `standard`, the registry's); see employeeSchemas.ts. */
 	employeeSchema?: EmployeeSchemaName;
+	/** The server's choices on the spec's gaps (variations.ts); unnamed switches keep their first value. */
+	variation?: Partial<ServerVariation>;
 }
 
 export interface CreateOptions {
@@ -70,8 +73,6 @@ interface TransferState {
 	deliverAfterReads: number;
 }
 
-/** Resources without updated_at: time reports are created only (the spec has no updated_at). */
-const NO_UPDATED_AT: readonly ResourceName[] = ['timeReports'];
 
 /** The in-process simulator: data, auth, faults and the control operations of `/__sim`. */
 export class Simulator {
@@ -90,8 +91,13 @@ export class Simulator {
 	private sizes: SeedSizes;
 	private mutationRng: Rng;
 	private readonly transfers = new Map<string, TransferState>();
+	/** The server's choices on the spec's gaps; see variations.ts. */
+	variation: ServerVariation;
+	private walkSeeds: Rng;
 
 	constructor(options: SimulatorOptions = {}) {
+		this.variation = variationOf(options.variation);
+		this.walkSeeds = new Rng((options.seed ?? 1) ^ 0x7a1c);
 		this.seed = options.seed ?? 1;
 		this.sizes = options.sizes ?? {};
 		this.scanLimit = options.scanLimit ?? 250;
@@ -132,7 +138,43 @@ export class Simulator {
 			if (i % 2 === 0) this.deliver(t);
 			else this.transfers.set(t.id, { reads: 0, deliverAfterReads: 2 });
 		});
+		this.conformToVariation();
 		return this.counts();
+	}
+
+	/** Switches the server's choices (data keeps; fields a switch adds or removes are conformed). */
+	setVariation(patch: Partial<ServerVariation>): ServerVariation {
+		this.variation = variationOf({ ...this.variation, ...patch });
+		this.conformToVariation();
+		return this.variation;
+	}
+
+	/** A seed for one walk's order of records sharing a value (randomPerWalk). */
+	newWalkSeed(): string {
+		return this.walkSeeds.hex(4);
+	}
+
+	/**
+	 * Fields that exist only on some servers: updated_at of time reports (as inserted_at until
+	 * touched), deleted_at of employees (5 % of the seeded ones deleted at their last update).
+	 */
+	conformToVariation(records?: { resource: ResourceName; ids: readonly string[] }): void {
+		const conform = (resource: ResourceName, field: string, present: boolean, initial: (r: SimRecord, i: number) => JsonObject[string]) => {
+			const collection = this.collections[resource];
+			const chosen = records && records.resource === resource ? new Set(records.ids) : null;
+			if (records && !chosen) return;
+			collection.all().forEach((record, i) => {
+				if (chosen && !chosen.has(record.id)) return;
+				if (present === (record[field] !== undefined)) return;
+				const next: SimRecord = { ...record };
+				if (present) next[field] = initial(record, i);
+				else delete next[field];
+				collection.replace(next);
+			});
+		};
+		const { timeReportUpdatedAt, employeeDeletedAt } = this.variation;
+		conform('timeReports', 'updated_at', timeReportUpdatedAt === 'present', (r) => r.inserted_at ?? null);
+		conform('employees', 'deleted_at', employeeDeletedAt === 'present', (r, i) => (!records && i % 20 === 7 ? (r.updated_at ?? null) : null));
 	}
 
 	counts(): Record<ResourceName, number> {
@@ -153,7 +195,8 @@ export class Simulator {
 			if (resource === 'fileTransfers') this.transfers.set(record.id, { reads: 0, deliverAfterReads: 2 });
 			created.push(record);
 		}
-		return created;
+		this.conformToVariation({ resource, ids: created.map((record) => record.id) });
+		return this.getRecords(resource, created.map((record) => record.id));
 	}
 
 	/**
@@ -179,7 +222,9 @@ export class Simulator {
 
 	/** Sets updated_at (and optional changes) of records; unknown ids are an error. */
 	touchRecords(resource: ResourceName, ids: readonly string[], options: TouchOptions = {}): SimRecord[] {
-		if (NO_UPDATED_AT.includes(resource)) throw new Error(`${resource} have no updated_at; create new records instead`);
+		if (resource === 'timeReports' && this.variation.timeReportUpdatedAt === 'absent') {
+			throw new Error('timeReports have no updated_at on this server (variation timeReportUpdatedAt=absent); create new records instead');
+		}
 		const collection = this.collections[resource];
 		const shared = options.timestamp ?? (options.sameTimestamp ? this.clock.now() : undefined);
 		if (options.timestamp) parseTimestampMicros(options.timestamp);
