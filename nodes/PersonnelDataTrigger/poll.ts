@@ -10,6 +10,7 @@ import { labelOf } from './events';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
 import { capped, readChanges, withWatch } from './reading';
+import { refusedByServer } from './serverSupport';
 import type { PollRun, PollSetup } from './setup';
 import { activate, listRequest, newestFirst, readSetup } from './setup';
 import type { WatchNote } from './watchFields';
@@ -48,8 +49,8 @@ async function sample(this: IPollFunctions, setup: PollSetup): Promise<IDataObje
 	return await collectRecords.call(this, listRequest(setup, { ...setup.query, ...newestFirst(setup) }), { limit: TEST_EVENT_COUNT, maxRequests: setup.maxRequests });
 }
 
-/** A rate limit the poll could not wait out: say that nothing is lost. */
-function explained(context: IPollFunctions, error: unknown, intervalMs: number): Error {
+/** A rate limit the poll could not wait out: say that nothing is lost. A server that refuses the event's field: say so. */
+function explained(context: IPollFunctions, error: unknown, intervalMs: number, setup: PollSetup): Error {
 	if (error instanceof NodeApiError && error.httpCode === '429') {
 		return new NodeOperationError(
 			context.getNode(),
@@ -57,7 +58,7 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number):
 			{ description: error.description ?? undefined },
 		);
 	}
-	return toNodeError(context.getNode(), error);
+	return refusedByServer(context, error, setup) ?? toNodeError(context.getNode(), error);
 }
 
 async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<Emitted[] | null> {
@@ -117,7 +118,7 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 	try {
 		return emit(await pollWithLease.call(this, setup, { lease, waitUntil: Date.now() + intervalMs }, activationPoll));
 	} catch (error) {
-		throw explained(this, error, intervalMs);
+		throw explained(this, error, intervalMs, setup);
 	} finally {
 		lease.release();
 	}
