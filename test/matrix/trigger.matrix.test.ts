@@ -5,6 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { evaluateRule } from '../simulator/conditions';
 import { emptyPlacement } from '../simulator/variedAnswers';
 import { useTestBed } from '../nodes/setup';
 import { activateTrigger, poll } from '../nodes/personnelDataTrigger/helpers';
@@ -114,6 +115,41 @@ describe.each(PROFILES)('Trigger against server profile $name', ({ variation }) 
 		expect(sameIds((deleted.items?.[0] ?? []).map((item) => item.json.id))).toEqual([gone.id]);
 		const changed = await changedRun.poll();
 		expect((changed.items?.[0] ?? []).map((item) => (item.json._event as { type: string }).type)).toEqual(['deleted']);
+	});
+
+	it('Created or Updated with a condition: changes interleaved with polls inside one timestamp, and a restart of n8n, each sent once', async () => {
+		const { sim } = bed.simulator;
+		const conditionId = sim.conditionIds().north;
+		const parameters = { ...params('employee', 'createdOrUpdated'), condition: { __rl: true, mode: 'id', value: conditionId } };
+		const { session, first } = await activateTrigger(bed, parameters);
+		expect(first.error).toBeUndefined();
+		const [condition] = sim.getRecords('conditions', [conditionId]);
+		const passes = (id: string) => evaluateRule(condition.data_engine, sim.getRecords('employees', [id])[0], sim.clock.today());
+		const employees = sim.getRecords('employees').slice(0, 12).map((record) => record.id);
+		const expected: string[] = [];
+		const seen: string[] = [];
+		// A frozen clock puts every change of a round at one timestamp, the one the last poll stopped at.
+		sim.freezeClock();
+		for (let round = 0; round < 3; round++) {
+			const ids = employees.slice(round * 4, round * 4 + 4);
+			for (const id of ids) {
+				sim.touchRecords('employees', [id], { changes: { phone1: `+46 70 ${round}` } });
+				if (passes(id)) expected.push(id);
+				const result = await session.poll();
+				expect(result.error).toBeUndefined();
+				seen.push(...result.records.map((record) => String(record.id)));
+			}
+		}
+		sim.unfreezeClock();
+		sim.advanceClock(1);
+		const [late] = sim.touchRecords('employees', [employees[0]], { changes: { phone1: '+46 70 9' } });
+		if (passes(late.id)) expected.push(late.id);
+		// n8n restarts: a new activation ('init') resumes from the stored state.
+		const restarted = await activateTrigger(bed, parameters, { activation: 'init' });
+		expect(restarted.first.error).toBeUndefined();
+		seen.push(...restarted.first.records.map((record) => String(record.id)));
+		seen.push(...(await restarted.session.poll()).records.map((record) => String(record.id)));
+		expect(sameIds(seen)).toEqual(sameIds(expected));
 	});
 
 	it('knows where this server sorts empty values (a check of the profile itself)', () => {
