@@ -95,9 +95,15 @@ export function eventsOf(resource: ResourceDefinition): ProductEvent[] {
 	return TRIGGER_EVENTS.filter((event) => event.changeField(resource) !== undefined);
 }
 
-/** The Event option a new node shows: the first the resource offers (the table's order). */
+/**
+ * The Event option a new node shows: the first the resource offers (the table's order) that every
+ * server supports. n8n does not store a parameter left at its default, so this must never change
+ * for a resource: time reports keep Created although Created or Updated is now offered.
+ */
 export function defaultEventOf(resource: ResourceDefinition): string {
-	return eventsOf(resource)[0]?.value ?? TRIGGER_EVENTS[0].value;
+	const offered = eventsOf(resource);
+	const everywhere = offered.find((event) => !needsServerSupport(resource, event.changeField(resource) as string));
+	return (everywhere ?? offered[0])?.value ?? TRIGGER_EVENTS[0].value;
 }
 
 /** The event the user chose, with the field it reads; an event the resource lacks is an input error. */
