@@ -161,6 +161,8 @@ export class Simulator {
 	conformToVariation(records?: { resource: ResourceName; ids: readonly string[] }): void {
 		const conform = (resource: ResourceName, field: string, present: boolean, initial: (r: SimRecord, i: number) => JsonObject[string]) => {
 			const collection = this.collections[resource];
+			// A customer schema that has the field anyway (the remapped employees' deleted_at) keeps it.
+			if (!present && resource === 'employees' && this.employeeSchema.list.fields.includes(field)) return;
 			const chosen = records && records.resource === resource ? new Set(records.ids) : null;
 			if (records && !chosen) return;
 			collection.all().forEach((record, i) => {
