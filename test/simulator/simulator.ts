@@ -8,6 +8,7 @@ import { hashString, Rng } from './rng';
 import { EMPLOYEE_SCHEMAS, type EmployeeSchema, type EmployeeSchemaName } from './employeeSchemas';
 import { createCollections, GENERATORS, refsOf, seedAll, type Collections, type Generator } from './seed';
 import { RESOURCE_NAMES, type JsonObject, type ResourceName, type Role, type SeedSizes, type SimRecord } from './types';
+import { conformRecords } from './variedAnswers';
 import { variationOf, type ServerVariation } from './variations';
 
 export interface SimulatorOptions {
@@ -154,29 +155,9 @@ export class Simulator {
 		return this.walkSeeds.hex(4);
 	}
 
-	/**
-	 * Fields that exist only on some servers: updated_at of time reports (as inserted_at until
-	 * touched), deleted_at of employees (5 % of the seeded ones deleted at their last update).
-	 */
+	/** Fields that exist only on some servers, added to (or removed from) the records: see conformRecords. */
 	conformToVariation(records?: { resource: ResourceName; ids: readonly string[] }): void {
-		const conform = (resource: ResourceName, field: string, present: boolean, initial: (r: SimRecord, i: number) => JsonObject[string]) => {
-			const collection = this.collections[resource];
-			// A customer schema that has the field anyway (the remapped employees' deleted_at) keeps it.
-			if (!present && resource === 'employees' && this.employeeSchema.list.fields.includes(field)) return;
-			const chosen = records && records.resource === resource ? new Set(records.ids) : null;
-			if (records && !chosen) return;
-			collection.all().forEach((record, i) => {
-				if (chosen && !chosen.has(record.id)) return;
-				if (present === (record[field] !== undefined)) return;
-				const next: SimRecord = { ...record };
-				if (present) next[field] = initial(record, i);
-				else delete next[field];
-				collection.replace(next);
-			});
-		};
-		const { timeReportUpdatedAt, employeeDeletedAt } = this.variation;
-		conform('timeReports', 'updated_at', timeReportUpdatedAt === 'present', (r) => r.inserted_at ?? null);
-		conform('employees', 'deleted_at', employeeDeletedAt === 'present', (r, i) => (!records && i % 20 === 7 ? (r.updated_at ?? null) : null));
+		conformRecords(this.collections, this.variation, this.employeeSchema.list.fields, records);
 	}
 
 	counts(): Record<ResourceName, number> {

@@ -4,7 +4,8 @@
  */
 import { hashString } from './rng';
 import type { FilterDef, FilterOp, ListDef } from './resources';
-import type { Json, JsonObject, SimRecord } from './types';
+import type { Collections } from './seed';
+import type { Json, JsonObject, ResourceName, SimRecord } from './types';
 import { isJsonObject } from './types';
 import type { ServerVariation } from './variations';
 
@@ -141,4 +142,34 @@ export function emptyPlacement(variation: ServerVariation, direction: 'asc' | 'd
 		case 'lastAlways':
 			return 1;
 	}
+}
+
+/**
+ * Fields that exist only on some servers: updated_at of time reports (as inserted_at until
+ * touched), deleted_at of employees (one seeded employee in 20 deleted at its last update).
+ * `records`: only these new records; otherwise the whole collections. A customer schema that has
+ * the field anyway (the remapped employees' deleted_at) keeps it.
+ */
+export function conformRecords(
+	collections: Collections,
+	variation: ServerVariation,
+	employeeFields: readonly string[],
+	records?: { resource: ResourceName; ids: readonly string[] },
+): void {
+	const conform = (resource: ResourceName, field: string, present: boolean, initial: (r: SimRecord, i: number) => Json) => {
+		const collection = collections[resource];
+		if (!present && resource === 'employees' && employeeFields.includes(field)) return;
+		if (records && records.resource !== resource) return;
+		const chosen = records ? new Set(records.ids) : null;
+		collection.all().forEach((record, i) => {
+			if (chosen && !chosen.has(record.id)) return;
+			if (present === (record[field] !== undefined)) return;
+			const next: SimRecord = { ...record };
+			if (present) next[field] = initial(record, i);
+			else delete next[field];
+			collection.replace(next);
+		});
+	};
+	conform('timeReports', 'updated_at', variation.timeReportUpdatedAt === 'present', (r) => r.inserted_at ?? null);
+	conform('employees', 'deleted_at', variation.employeeDeletedAt === 'present', (r, i) => (!records && i % 20 === 7 ? (r.updated_at ?? null) : null));
 }
