@@ -9,7 +9,7 @@ import { maxRequestsOption } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { fieldsPicker } from '../shared/descriptions/fieldPicker';
-import { defaultEventOf, eventsOf, TRIGGER_EVENTS } from './events';
+import { defaultEventOf, eventsOf, needsServerSupport, TRIGGER_EVENTS } from './events';
 import { timeBudgetOption } from './pollBudget';
 import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './setup';
 import { WATCH_RECORDS_MAX } from './watchFields';
@@ -61,6 +61,18 @@ const resourceProperty: INodeProperties = {
 	default: 'employee',
 };
 
+/** Why an event may be missing or refused: the spec gives the resource no such timestamp. */
+function serverSupportHint(resource: ResourceDefinition): string | undefined {
+	const plural = resource.pluralName.toLowerCase();
+	const extra = Object.entries(resource.serverChangeFields ?? {}).filter(([, field]) => needsServerSupport(resource, field));
+	if (extra.length > 0) {
+		return extra
+			.map(([kind, field]) => `${kind === 'updated' ? 'Created or Updated' : 'Deleted'} needs a server that sends ${field} on ${plural} (the API spec does not); elsewhere it stops at activation with an error saying so`)
+			.join('. ');
+	}
+	return resource.changeFields?.updated ? undefined : `The API gives ${plural} no updated_at, so only new ones can be detected`;
+}
+
 function eventProperty(resource: ResourceDefinition): INodeProperties {
 	const options = eventsOf(resource).map((event) => ({
 		name: event.name,
@@ -73,9 +85,7 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 		type: 'options',
 		options,
 		default: defaultEventOf(resource),
-		hint: resource.changeFields?.updated
-			? undefined
-			: `The API gives ${resource.pluralName.toLowerCase()} no updated_at, so only new ones can be detected`,
+		hint: serverSupportHint(resource),
 	};
 }
 

@@ -31,6 +31,23 @@ export interface TriggerEvent<Type extends string = string> {
 	watchesFields?: boolean;
 }
 
+/**
+ * Every change timestamp of the resource: the spec's, and those only some servers send
+ * (`serverChangeFields`: time reports' updated_at, employees' deleted_at).
+ */
+export function changeFieldsOf(resource: ResourceDefinition): { created?: string; updated?: string; deleted?: string } {
+	return { ...resource.serverChangeFields, ...resource.changeFields };
+}
+
+/** Whether `field` is a change timestamp the spec does not promise for this resource. */
+export function needsServerSupport(resource: ResourceDefinition, field: string): boolean {
+	return Object.values(resource.serverChangeFields ?? {}).includes(field) && !Object.values(resource.changeFields ?? {}).includes(field);
+}
+
+/** The form's words for an event that needs the server's support. */
+const serverNote = (resource: ResourceDefinition, field: string) =>
+	needsServerSupport(resource, field) ? `; only where your server sends ${field} on ${resource.pluralName.toLowerCase()} (the API spec does not)` : '';
+
 /** "An employee", "A new time report": the start of an Event option's description. */
 function subject(resource: ResourceDefinition, adjective = ''): string {
 	const phrase = withArticle(`${adjective}${resource.displayName.toLowerCase()}`);
@@ -45,24 +62,24 @@ export const TRIGGER_EVENTS = [
 	row({
 		value: 'createdOrUpdated',
 		name: 'Created or Updated',
-		changeField: (resource) => resource.changeFields?.updated,
-		description: (resource, field) => `${subject(resource)} is created or changes (${field})`,
+		changeField: (resource) => changeFieldsOf(resource).updated,
+		description: (resource, field) => `${subject(resource)} is created or changes (${field})${serverNote(resource, field)}`,
 		type: 'updated',
 		watchesFields: true,
 	}),
 	row({
 		value: 'created',
 		name: 'Created',
-		changeField: (resource) => resource.changeFields?.created,
-		description: (resource, field) => `${subject(resource, 'new ')} appears (${field})`,
+		changeField: (resource) => changeFieldsOf(resource).created,
+		description: (resource, field) => `${subject(resource, 'new ')} appears (${field})${serverNote(resource, field)}`,
 		type: 'created',
 		alsoAnUpdate: true,
 	}),
 	row({
 		value: 'deleted',
 		name: 'Deleted',
-		changeField: (resource) => resource.changeFields?.deleted,
-		description: (resource, field) => `${subject(resource)} is deleted (${field} is set)`,
+		changeField: (resource) => changeFieldsOf(resource).deleted,
+		description: (resource, field) => `${subject(resource)} is deleted (${field} is set)${serverNote(resource, field)}`,
 		type: 'deleted',
 		alsoAnUpdate: true,
 	}),
@@ -78,9 +95,15 @@ export function eventsOf(resource: ResourceDefinition): ProductEvent[] {
 	return TRIGGER_EVENTS.filter((event) => event.changeField(resource) !== undefined);
 }
 
-/** The Event option a new node shows: the first the resource offers (the table's order). */
+/**
+ * The Event option a new node shows: the first the resource offers (the table's order) that every
+ * server supports. n8n does not store a parameter left at its default, so this must never change
+ * for a resource: time reports keep Created although Created or Updated is now offered.
+ */
 export function defaultEventOf(resource: ResourceDefinition): string {
-	return eventsOf(resource)[0]?.value ?? TRIGGER_EVENTS[0].value;
+	const offered = eventsOf(resource);
+	const everywhere = offered.find((event) => !needsServerSupport(resource, event.changeField(resource) as string));
+	return (everywhere ?? offered[0])?.value ?? TRIGGER_EVENTS[0].value;
 }
 
 /** The event the user chose, with the field it reads; an event the resource lacks is an input error. */
@@ -105,10 +128,10 @@ const sameTime = (a: unknown, b: unknown) => typeof a === 'string' && typeof b =
  */
 export function labeller<Row extends TriggerEvent>(events: readonly Row[]) {
 	return (event: Row, record: IDataObject, resource: ResourceDefinition, firstSeen = false): Row['type'] => {
-		const fields = resource.changeFields;
-		const createdField = fields?.created;
+		const fields = changeFieldsOf(resource);
+		const createdField = fields.created;
 		if (firstSeen && createdField !== undefined) return events.find((row) => row.changeField(resource) === createdField)?.type ?? event.type;
-		const updateField = fields?.updated;
+		const updateField = fields.updated;
 		if (updateField === undefined || event.changeField(resource) !== updateField) return event.type;
 		const marking = events.filter((row) => {
 			const field = row.alsoAnUpdate ? row.changeField(resource) : undefined;

@@ -12,6 +12,7 @@ import { pollClock, stillInTime } from './pollBudget';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
 import { capped, readChanges } from './reading';
+import { refusedByServer } from './serverSupport';
 import { withWatch } from './watchBaseline';
 import type { PollRun, PollSetup } from './setup';
 import { listRequest, newestFirst, readSetup } from './setup';
@@ -51,8 +52,8 @@ async function sample(this: IPollFunctions, setup: PollSetup): Promise<IDataObje
 	return await collectRecords.call(this, listRequest(setup, { ...setup.query, ...newestFirst(setup) }), { limit: TEST_EVENT_COUNT, maxRequests: setup.maxRequests });
 }
 
-/** A rate limit the poll could not wait out: say that nothing is lost. */
-function explained(context: IPollFunctions, error: unknown, intervalMs: number): Error {
+/** A rate limit the poll could not wait out: say that nothing is lost. A server that refuses the event's field: say so. */
+function explained(context: IPollFunctions, error: unknown, intervalMs: number, setup: PollSetup): Error {
 	if (error instanceof NodeApiError && error.httpCode === '429') {
 		return new NodeOperationError(
 			context.getNode(),
@@ -60,7 +61,7 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number):
 			{ description: error.description ?? undefined },
 		);
 	}
-	return toNodeError(context.getNode(), error);
+	return refusedByServer(context, error, setup) ?? toNodeError(context.getNode(), error);
 }
 
 async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<Emitted[] | null> {
@@ -151,7 +152,7 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 		const clock = pollClock(this, setup.timeBudgetSeconds);
 		return emit(await pollWithLease.call(this, setup, { lease, waitUntil: Date.now() + intervalMs, clock }, activationPoll));
 	} catch (error) {
-		throw explained(this, error, intervalMs);
+		throw explained(this, error, intervalMs, setup);
 	} finally {
 		lease.release();
 	}

@@ -16,6 +16,7 @@ import type { ProductEvent } from './events';
 import { defaultEventOf, eventOf } from './events';
 import type { PollClock } from './pollBudget';
 import type { PollLease } from './pollLease';
+import { missingChangeField } from './serverSupport';
 import type { WatchSetup } from './watchFields';
 import { readWatchSetup, selectedFor } from './watchFields';
 
@@ -29,6 +30,9 @@ export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
 
 /** The largest Max Changes per Poll: an execution of more items than this is not "bounded". */
 export const MAX_CHANGES_CEILING = 100_000;
+
+/** Before any record of the API: a lower bound that keeps every change time and no empty one. */
+const EARLIEST_CHANGE = '1970-01-01T00:00:00Z';
 
 export interface PollSetup {
 	resource: ResourceDefinition;
@@ -98,7 +102,7 @@ export function readSetup(context: IPollFunctions): PollSetup {
 	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
 	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
 	const select = query[QUERY.select] as string[] | undefined;
-	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), ...(watch ? selectedFor(watch) : [])])];
+	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), field, ...(watch ? selectedFor(watch) : [])])];
 	const filters = JSON.stringify(without(query, QUERY.select, QUERY.conditionId));
 	return {
 		resource,
@@ -148,16 +152,26 @@ export function probeQuery(setup: PollSetup): Query {
 	return { ...without(setup.query, QUERY.conditionId), [QUERY.select]: ['id', setup.field] };
 }
 
-export const newestFirst = (setup: PollSetup): Query => ({ [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' });
-export const oldestFirst = (setup: PollSetup): Query => ({ [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'asc' });
 export const fieldFilter = (setup: PollSetup, op: 'eq' | 'gt' | 'gte', value: string): Query => ({
 	[QUERY.filter(setup.field, 'op')]: op,
 	[QUERY.filter(setup.field, 'value')]: value,
 });
+/**
+ * Records whose change field holds a time. Where records without one (a unit never deleted) sort
+ * is the server's choice: first in a newest-first list on some, which made activation take "no
+ * change yet" and the next poll send every old deletion. A later filter on the field replaces it.
+ */
+const hasChangeTime = (setup: PollSetup): Query => fieldFilter(setup, 'gte', EARLIEST_CHANGE);
+export const newestFirst = (setup: PollSetup): Query => ({ ...hasChangeTime(setup), [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'desc' });
+export const oldestFirst = (setup: PollSetup): Query => ({ ...hasChangeTime(setup), [QUERY.orderField]: setup.field, [QUERY.orderDirection]: 'asc' });
 
 /** The newest change timestamp among the filtered records, whatever the condition; null: none. */
 export async function newestOverall(this: IPollFunctions, setup: PollSetup, run: PollRun): Promise<string | null> {
 	const [newest] = await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup) }, run), { limit: 1, maxRequests: setup.maxRequests });
 	run.lease.progress();
-	return newest ? changeOf(newest, setup.field)?.at ?? null : null;
+	if (newest === undefined) return null;
+	// Filtered to records with a change time: one without it is a server that lacks the field.
+	const change = changeOf(newest, setup.field);
+	if (change === undefined) throw missingChangeField(this, setup);
+	return change.at;
 }

@@ -7,6 +7,7 @@ import { LIST_DEFS, ORG_UNIT_SELECTABLE, type ListName } from './resources';
 import { listOk, ok, type ApiRequest, type Reply, type Route } from './routing';
 import { upsertSystemTimeType, validateSystemTimeType } from './systemTimeTypes';
 import { isJsonObject, type Json, type JsonObject, type ResourceName, type SimRecord } from './types';
+import { listEnvelope, presentRecord, presentsAsStored, singleBody, variedListDef } from './variedAnswers';
 
 function role(req: ApiRequest): 'admin' | 'limited' {
 	return req.principal?.role ?? 'limited';
@@ -14,7 +15,7 @@ function role(req: ApiRequest): 'admin' | 'limited' {
 
 function list(name: ListName, req: ApiRequest): ListResult {
 	const sim = req.sim;
-	const def = name === 'employees' ? sim.employeeSchema.list : LIST_DEFS[name];
+	const def = variedListDef(sim.variation, name === 'employees' ? sim.employeeSchema.list : LIST_DEFS[name]);
 	return runList(
 		{
 			collection: sim.collections[def.resource],
@@ -24,6 +25,8 @@ function list(name: ListName, req: ApiRequest): ListResult {
 			cursors: sim.cursors,
 			scanLimit: sim.scanLimit,
 			today: sim.clock.today(),
+			variation: sim.variation,
+			newWalkSeed: () => sim.newWalkSeed(),
 		},
 		req.query,
 	);
@@ -33,8 +36,21 @@ function listReply(name: ListName): Route['handle'] {
 	return (req) => {
 		const result = list(name, req);
 		const records = result.select ? result.records.map((r) => project(r, result.select)) : result.records;
-		return listOk(records, result.pagination);
+		return variedList(req, records, result.pagination as unknown as JsonObject);
 	};
+}
+
+/** A list answer as this server writes it (variations.ts). */
+function variedList(req: ApiRequest, records: readonly SimRecord[], pagination: JsonObject): Reply {
+	const { variation } = req.sim;
+	const { pagination: page, topLevel } = listEnvelope(variation, pagination);
+	const written = presentsAsStored(variation) ? records : records.map((record) => presentRecord(variation, record));
+	return listOk(written, page, topLevel);
+}
+
+/** A single-record answer as this server writes it. */
+function single(req: ApiRequest, record: SimRecord, status = 200): Reply {
+	return ok(singleBody(req.sim.variation, record), status);
 }
 
 /**
@@ -55,7 +71,7 @@ function findOne(req: ApiRequest, resource: ResourceName, id: string, parameter:
 function getReply(resource: ResourceName, parameter: string): Route['handle'] {
 	return (req, params) => {
 		assertKnownParameters(req.query, []);
-		return ok({ data: findOne(req, resource, params.id, parameter) });
+		return single(req, findOne(req, resource, params.id, parameter));
 	};
 }
 
@@ -68,7 +84,7 @@ function requireAdmin(req: ApiRequest, what: string): void {
 function getEmployee(req: ApiRequest, params: Record<string, string>): Reply {
 	assertKnownParameters(req.query, ['select']);
 	const select = parseSelect(req.sim.employeeSchema.list.fields, req.query.select);
-	return ok({ data: project(findOne(req, 'employees', params.id, 'id'), select) });
+	return single(req, project(findOne(req, 'employees', params.id, 'id'), select));
 }
 
 function writeEmployee(mode: WriteMode): Route['handle'] {
@@ -84,13 +100,15 @@ function writeEmployee(mode: WriteMode): Route['handle'] {
 			const base = { id: sim.newId(), org_id: sim.orgId, inserted_at: now, updated_at: now };
 			const record = applyEmployeeWrite(undefined, data, mode, base, schema);
 			employees.insert(record);
-			return ok({ data: record }, 201);
+			sim.conformToVariation({ resource: 'employees', ids: [record.id] });
+			return single(req, employees.get(record.id) ?? record, 201);
 		}
 		const existing = findOne(req, 'employees', params.id, 'id');
 		const base = { id: existing.id, org_id: existing.org_id ?? sim.orgId, inserted_at: existing.inserted_at ?? now, updated_at: now };
 		const record = applyEmployeeWrite(existing, data, mode, base, schema);
 		employees.replace(record);
-		return ok({ data: record });
+		sim.conformToVariation({ resource: 'employees', ids: [record.id] });
+		return single(req, employees.get(record.id) ?? record);
 	};
 }
 
@@ -99,11 +117,11 @@ function shapeEmployees(req: ApiRequest): Reply {
 	const shape = validateShape(req.body, req.sim.employeeSchema.list.fields);
 	const result = list('employees', req);
 	const data = result.records.map((record) => {
-		const out: JsonObject = { id: record.id };
+		const out: SimRecord = { id: record.id };
 		for (const [name, path] of Object.entries(shape)) out[name] = readPath(record, path);
 		return out;
 	});
-	return ok({ data, pagination: result.pagination });
+	return variedList(req, data, result.pagination as unknown as JsonObject);
 }
 
 function validateShape(body: Json | undefined, fields: readonly string[]): Record<string, string> {
@@ -141,9 +159,9 @@ function orgUnitGet(version: 'v1' | 'v2'): Route['handle'] {
 		// The deprecated v1 endpoint wraps properties in an internal container (spec: "does not match
 		// the documented schema"), so a client still using it shows up in tests.
 		if (version === 'v1' && record.properties !== undefined) {
-			return ok({ data: { ...record, properties: { __container__: record.properties } } });
+			return single(req, { ...record, properties: { __container__: record.properties } });
 		}
-		return ok({ data: record });
+		return single(req, record);
 	};
 }
 
@@ -152,7 +170,7 @@ function orgUnitGet(version: 'v1' | 'v2'): Route['handle'] {
 function getFileTransfer(req: ApiRequest, params: Record<string, string>): Reply {
 	assertKnownParameters(req.query, []);
 	const found = findOne(req, 'fileTransfers', params.id, 'file_transfer_id');
-	return ok({ data: req.sim.readFileTransfer(found.id) ?? found });
+	return single(req, req.sim.readFileTransfer(found.id) ?? found);
 }
 
 function listConditions(req: ApiRequest): Reply {

@@ -1,10 +1,12 @@
 /**
- * `npm run simulator -- [--port N] [--employees N] [--token-ttl S] [--seed N] [--scan-limit N] [--employee-schema standard|remapped] [--json]`
+ * `npm run simulator -- [--port N] [--employees N] [--token-ttl S] [--seed N] [--scan-limit N] [--employee-schema standard|remapped] [--variation name=value,...] [--json]`
+ * `--variation` picks the server's choices on the spec's gaps (test/simulator/variations.ts, docs/server-matrix.md).
  * Starts the simulator and prints how to reach it; stays up until SIGINT or SIGTERM.
  * With --json it prints one JSON line ({baseUrl, port, credentials}) for scripts that spawn it.
  */
 import { EMPLOYEE_SCHEMA_NAMES, isEmployeeSchemaName } from './employeeSchemas';
 import { startSimulator, type StartOptions } from './server';
+import { parseVariation } from './variations';
 
 function parseArgs(argv: readonly string[]): { options: StartOptions; json: boolean } {
 	const options: StartOptions = {};
@@ -29,6 +31,7 @@ function parseArgs(argv: readonly string[]): { options: StartOptions; json: bool
 				options.employeeSchema = name;
 				break;
 			}
+			case '--variation': options.variation = parseVariation(argv[++i] ?? ''); break;
 			case '--json': json = true; break;
 			default: throw new Error(`unknown argument ${arg}`);
 		}

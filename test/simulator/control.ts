@@ -2,6 +2,7 @@ import { badRequest } from './errors';
 import type { FaultConfig, QueuedFault } from './faults';
 import { ok, type ApiRequest, type Reply, type Route } from './routing';
 import type { Simulator, SimulatorConfig } from './simulator';
+import type { ServerVariation } from './variations';
 import { isJsonObject, isResourceName, type Json, type JsonObject, type ResourceName, type Role, type SeedSizes } from './types';
 
 /** Control routes under /__sim: no auth, no faults, not in the request log. */
@@ -108,6 +109,8 @@ export const CONTROL_ROUTES: readonly Route[] = [
 	})),
 	control('GET', '/counts', (sim) => sim.counts()),
 	control('GET', '/config', (sim) => sim.getConfig()),
+	control('GET', '/variation', (sim) => sim.variation),
+	control('PATCH', '/variation', (sim, body) => sim.setVariation(isJsonObject(body) ? (body as Partial<ServerVariation>) : {})),
 	control('PATCH', '/config', (sim, body) => sim.setConfig(numberRecord(body) as Partial<SimulatorConfig>)),
 	control('GET', '/clock', (sim) => sim.clockState()),
 	control('POST', '/clock/set', (sim, body) => sim.setClock(optionalString(body, 'now') ?? '')),

@@ -117,18 +117,19 @@ export function filtersKey(filters: readonly ParsedFilter[]): string {
 
 export type Predicate = (record: SimRecord) => boolean;
 
-export function buildPredicate(filters: readonly ParsedFilter[]): Predicate | null {
+/** `truncate`: a stored timestamp at the server's precision (variedAnswers.ts). */
+export function buildPredicate(filters: readonly ParsedFilter[], truncate: (stored: string) => string = (stored) => stored): Predicate | null {
 	if (filters.length === 0) return null;
-	const predicates = filters.map(buildOne);
+	const predicates = filters.map((filter) => buildOne(filter, truncate));
 	return (record) => predicates.every((p) => p(record));
 }
 
-function buildOne(filter: ParsedFilter): Predicate {
+function buildOne(filter: ParsedFilter, truncate: (stored: string) => string): Predicate {
 	const { field, op, values, type } = filter;
 	// Timestamps are compared as normalized strings so microseconds count (a Date would drop them).
 	const read =
 		type.kind === 'date-time'
-			? (r: SimRecord) => stringOrNull(r[field], storedToNormalized)
+			? (r: SimRecord) => stringOrNull(r[field], (s) => storedToNormalized(truncate(s)))
 			: type.kind === 'uuid'
 				? (r: SimRecord) => stringOrNull(r[field], (s) => s.toLowerCase())
 				: (r: SimRecord) => stringOrNull(r[field], (s) => s);

@@ -7,6 +7,8 @@ import { assertKnownParameters, isQueryObject, type QueryObject, type QueryValue
 import type { ListDef } from './resources';
 import type { Collection } from './store';
 import type { Json, Role, SimRecord } from './types';
+import { emptyPlacement, tieBreaker, truncatedTimestamp } from './variedAnswers';
+import type { ServerVariation } from './variations';
 
 export interface ListContext {
 	collection: Collection;
@@ -16,6 +18,9 @@ export interface ListContext {
 	cursors: CursorCodec;
 	scanLimit: number;
 	today: string;
+	variation: ServerVariation;
+	/** A fresh seed for a walk's tie order (randomPerWalk). */
+	newWalkSeed: () => string;
 }
 
 export interface Order {
@@ -34,13 +39,14 @@ export interface ListResult {
 export function runList(ctx: ListContext, query: QueryObject): ListResult {
 	const allowed = ['pagination', 'filters', 'order', 'select', ...(ctx.def.domain ? ['condition_id'] : [])];
 	assertKnownParameters(query, allowed);
-	const page = parsePagination(query.pagination);
+	const page = parsePagination(query.pagination, ctx.variation);
 	const filters = parseFilters(ctx.def, query.filters);
 	const order = parseOrder(ctx.def, query.order);
 	const select = parseSelect(ctx.def.fields, query.select);
 	const rule = conditionRule(ctx, query.condition_id, page);
-	const view = filteredView(ctx, filters, order);
-	const result = rule === undefined ? plainPage(ctx, view, order, page) : conditionPage(ctx, view, order, page, rule);
+	const sorting = sortingOf(ctx, order, page);
+	const view = filteredView(ctx, filters, sorting);
+	const result = rule === undefined ? plainPage(ctx, view, sorting, page) : conditionPage(ctx, view, sorting, page, rule);
 	return { ...result, select };
 }
 
@@ -117,78 +123,118 @@ function conditionRule(ctx: ListContext, raw: QueryValue | undefined, page: Page
 	return condition.data_engine ?? null;
 }
 
-function sortKey(record: SimRecord, field: string): string {
-	const value = record[field];
-	return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+/** One ordering on this server: the order asked for, its empty-value placement and tie-break. */
+interface Sorting extends Order {
+	key: (record: SimRecord) => string | null;
+	tie: (record: SimRecord) => string;
+	/** -1: empty values before all others in this direction; 1: after. */
+	empty: -1 | 1;
+	/** Part of the view cache key: a walk's own tie order. */
+	walkSeed: string;
 }
 
-/** Orders by the key then by id, both in the requested direction. */
-function compareTo(direction: Order['direction'], keyA: string, idA: string, keyB: string, idB: string): number {
-	const c = keyA < keyB ? -1 : keyA > keyB ? 1 : idA < idB ? -1 : idA > idB ? 1 : 0;
-	return direction === 'asc' ? c : -c;
+/** The cursor's walk seed (a randomPerWalk tie string starts with it), or a new one for a first page. */
+function sortingOf(ctx: ListContext, order: Order, page: PageRequest): Sorting {
+	const { variation } = ctx;
+	let walkSeed = '';
+	if (variation.sameValueOrder === 'randomPerWalk') {
+		walkSeed = page.cursor === undefined ? ctx.newWalkSeed() : decodeCursor(ctx, order, page).id.split('.')[0];
+	}
+	let positions: Map<string, number> | undefined;
+	const insertionIndex = (id: string) => {
+		positions ??= new Map(ctx.collection.all().map((r, i) => [r.id, i]));
+		return positions.get(id) ?? -1;
+	};
+	return {
+		...order,
+		key: (record) => {
+			const value = record[order.field];
+			if (typeof value === 'string') return truncatedTimestamp(variation, value);
+			return value === null || value === undefined ? null : String(value);
+		},
+		tie: tieBreaker(variation, insertionIndex, walkSeed),
+		empty: emptyPlacement(variation, order.direction),
+		walkSeed,
+	};
+}
+
+/** Orders by the key (empty keys where the server puts them) then by the tie-break, in the requested direction. */
+function compareTo(sorting: Sorting, keyA: string | null, tieA: string, keyB: string | null, tieB: string): number {
+	if (keyA === null || keyB === null) {
+		if (keyA !== keyB) return keyA === null ? sorting.empty : -sorting.empty;
+	} else if (keyA !== keyB) {
+		return (keyA < keyB ? -1 : 1) * (sorting.direction === 'asc' ? 1 : -1);
+	}
+	const c = tieA < tieB ? -1 : tieA > tieB ? 1 : 0;
+	return sorting.direction === 'asc' ? c : -c;
 }
 
 /** Visible, permitted, filtered records in the requested order; cached until the next mutation. */
-function filteredView(ctx: ListContext, filters: ParsedFilter[], order: Order): readonly SimRecord[] {
-	const { collection, role } = ctx;
-	const key = `${role}|${order.field}|${order.direction}|${filtersKey(filters)}`;
+function filteredView(ctx: ListContext, filters: ParsedFilter[], sorting: Sorting): readonly SimRecord[] {
+	const { collection, role, variation } = ctx;
+	const key = `${role}|${sorting.field}|${sorting.direction}|${sorting.walkSeed}|${filtersKey(filters)}`;
 	return collection.view(key, () => {
 		const hidden = collection.hidden;
 		const restricted = role === 'limited' ? collection.restricted : new Set<string>();
-		const predicate = buildPredicate(filters);
+		const predicate = buildPredicate(filters, (stored) => truncatedTimestamp(variation, stored));
 		const all = collection.all();
 		const needsFilter = hidden.size > 0 || restricted.size > 0 || predicate !== null;
 		let view: SimRecord[] = needsFilter
 			? all.filter((r) => !hidden.has(r.id) && !restricted.has(r.id) && (predicate === null || predicate(r)))
 			: [...all];
-		if (order.field === 'id') {
-			if (order.direction === 'desc') view.reverse();
+		if (sorting.field === 'id' && variation.sameValueOrder === 'byId') {
+			if (sorting.direction === 'desc') view.reverse();
 			return view;
 		}
 		// Decorate once so that the comparator does not re-read keys.
-		const decorated = view.map((r) => ({ key: sortKey(r, order.field), r }));
-		decorated.sort((a, b) => compareTo(order.direction, a.key, a.r.id, b.key, b.r.id));
+		const decorated = view.map((r) => ({ key: sorting.key(r), tie: sorting.tie(r), r }));
+		decorated.sort((a, b) => compareTo(sorting, a.key, a.tie, b.key, b.tie));
 		view = decorated.map((d) => d.r);
 		return view;
 	});
 }
 
 /** Index of the first record after (strictly) or at the cursor position, by binary search. */
-function search(view: readonly SimRecord[], order: Order, key: string, id: string, strictlyAfter: boolean): number {
+function search(view: readonly SimRecord[], sorting: Sorting, key: string | null, tie: string, strictlyAfter: boolean): number {
 	let lo = 0;
 	let hi = view.length;
 	while (lo < hi) {
 		const mid = (lo + hi) >>> 1;
-		const c = compareTo(order.direction, sortKey(view[mid], order.field), view[mid].id, key, id);
+		const c = compareTo(sorting, sorting.key(view[mid]), sorting.tie(view[mid]), key, tie);
 		if (c < 0 || (strictlyAfter && c === 0)) lo = mid + 1;
 		else hi = mid;
 	}
 	return lo;
 }
 
-function cursorFor(ctx: ListContext, order: Order, record: SimRecord | undefined): string | null {
+/** A cursor holds the record's sort key and its tie-break string (which ends with its id). */
+function cursorFor(ctx: ListContext, sorting: Sorting, record: SimRecord | undefined): string | null {
 	if (!record) return null;
 	return ctx.cursors.encode({
 		resource: ctx.def.resource,
-		field: order.field,
-		direction: order.direction,
-		key: sortKey(record, order.field),
-		id: record.id,
+		field: sorting.field,
+		direction: sorting.direction,
+		key: sorting.key(record),
+		id: sorting.tie(record),
 	});
 }
 
-function cursorIndex(ctx: ListContext, view: readonly SimRecord[], order: Order, page: PageRequest): number {
-	if (page.cursor === undefined) return page.direction === 'forward' ? 0 : view.length;
-	const payload = ctx.cursors.decode(page.cursor, page.cursorParameter, {
+function decodeCursor(ctx: ListContext, order: Order, page: PageRequest) {
+	return ctx.cursors.decode(page.cursor as string, page.cursorParameter, {
 		resource: ctx.def.resource,
 		field: order.field,
 		direction: order.direction,
 	});
-	// Forward continues strictly after the cursor record; backward ends strictly before it.
-	return search(view, order, payload.key ?? '', payload.id, page.direction === 'forward');
 }
 
-function plainPage(ctx: ListContext, view: readonly SimRecord[], order: Order, page: PageRequest): Omit<ListResult, 'select'> {
+function cursorIndex(ctx: ListContext, view: readonly SimRecord[], sorting: Sorting, page: PageRequest): number {
+	if (page.cursor === undefined) return page.direction === 'forward' ? 0 : view.length;
+	const payload = decodeCursor(ctx, sorting, page);
+	// Forward continues strictly after the cursor record; backward ends strictly before it.
+	return search(view, sorting, payload.key, payload.id, page.direction === 'forward');
+}
+
+function plainPage(ctx: ListContext, view: readonly SimRecord[], order: Sorting, page: PageRequest): Omit<ListResult, 'select'> {
 	const at = cursorIndex(ctx, view, order, page);
 	const start = page.direction === 'forward' ? at : Math.max(0, at - page.size);
 	const end = page.direction === 'forward' ? Math.min(view.length, at + page.size) : at;
@@ -213,7 +259,7 @@ function plainPage(ctx: ListContext, view: readonly SimRecord[], order: Order, p
 function conditionPage(
 	ctx: ListContext,
 	view: readonly SimRecord[],
-	order: Order,
+	order: Sorting,
 	page: PageRequest,
 	rule: Json,
 ): Omit<ListResult, 'select'> {

@@ -1,5 +1,6 @@
 import { badRequest } from './errors';
 import { isQueryObject, type QueryValue } from './query';
+import type { ServerVariation } from './variations';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -25,8 +26,12 @@ function paginationError(reason: string, message: string): Error {
 	return badRequest('pagination', reason, message);
 }
 
-export function parsePagination(raw: QueryValue | undefined): PageRequest {
-	if (raw === undefined) return { direction: 'forward', size: DEFAULT_PAGE_SIZE, cursorParameter: 'pagination[after]' };
+/** `sizes`: the server's default and maximum page size (variations.ts); the spec's 20 and 100 without. */
+export function parsePagination(
+	raw: QueryValue | undefined,
+	sizes: Pick<ServerVariation, 'defaultPageSize' | 'maxPageSize'> = { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
+): PageRequest {
+	if (raw === undefined) return { direction: 'forward', size: sizes.defaultPageSize, cursorParameter: 'pagination[after]' };
 	if (!isQueryObject(raw)) throw paginationError('invalid_pagination', 'pagination: expected pagination[first] etc.');
 	for (const key of Object.keys(raw)) {
 		if (!['first', 'after', 'last', 'before'].includes(key)) {
@@ -42,7 +47,7 @@ export function parsePagination(raw: QueryValue | undefined): PageRequest {
 	}
 	const sizeName = backward ? 'last' : 'first';
 	const cursorName = backward ? 'before' : 'after';
-	const size = parseSize(`pagination[${sizeName}]`, raw[sizeName]);
+	const size = parseSize(`pagination[${sizeName}]`, raw[sizeName], sizes);
 	const cursor = raw[cursorName];
 	if (cursor !== undefined && (typeof cursor !== 'string' || cursor === '')) {
 		throw paginationError('invalid_cursor', `pagination[${cursorName}]: expected a cursor string`);
@@ -55,11 +60,11 @@ export function parsePagination(raw: QueryValue | undefined): PageRequest {
 	};
 }
 
-/** Page sizes above 100 are capped silently, as the spec says. */
-function parseSize(name: string, raw: QueryValue | undefined): number {
-	if (raw === undefined) return DEFAULT_PAGE_SIZE;
+/** Page sizes above the cap (100, the spec says) are capped silently. */
+function parseSize(name: string, raw: QueryValue | undefined, sizes: Pick<ServerVariation, 'defaultPageSize' | 'maxPageSize'>): number {
+	if (raw === undefined) return sizes.defaultPageSize;
 	if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1) {
 		throw paginationError('invalid_value', `${name}: ${JSON.stringify(raw)} is not a positive integer`);
 	}
-	return Math.min(Number(raw), MAX_PAGE_SIZE);
+	return Math.min(Number(raw), sizes.maxPageSize);
 }

@@ -98,14 +98,15 @@ export function recordBytes(record: object): Buffer {
 const COMMA = Buffer.from(',');
 const OPEN = Buffer.from('{"data":[');
 
-/** A list reply `{data, pagination}` assembled from cached record bytes. */
-export function listOk(records: readonly object[], pagination: object): Reply {
+/** A list reply `{data, pagination, ...topLevel}` assembled from cached record bytes. */
+export function listOk(records: readonly object[], pagination: object, topLevel: Record<string, unknown> = {}): Reply {
 	const parts: Buffer[] = [OPEN];
 	records.forEach((record, i) => {
 		if (i > 0) parts.push(COMMA);
 		parts.push(recordBytes(record));
 	});
-	parts.push(Buffer.from(`],"pagination":${JSON.stringify(pagination)}}`));
+	const rest = Object.entries(topLevel).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');
+	parts.push(Buffer.from(`],"pagination":${JSON.stringify(pagination)}${rest}}`));
 	return { status: 200, body: undefined, raw: Buffer.concat(parts) };
 }
 

@@ -8,6 +8,8 @@ import { hashString, Rng } from './rng';
 import { EMPLOYEE_SCHEMAS, type EmployeeSchema, type EmployeeSchemaName } from './employeeSchemas';
 import { createCollections, GENERATORS, refsOf, seedAll, type Collections, type Generator } from './seed';
 import { RESOURCE_NAMES, type JsonObject, type ResourceName, type Role, type SeedSizes, type SimRecord } from './types';
+import { conformRecords } from './variedAnswers';
+import { variationOf, type ServerVariation } from './variations';
 
 export interface SimulatorOptions {
 	/** Seed of all random data, credentials and secrets (default 1). */
@@ -28,6 +30,8 @@ export interface SimulatorOptions {
 	requestLogCapacity?: number;
 	/** The customer's employee fields (default `standard`, the registry's); see employeeSchemas.ts. */
 	employeeSchema?: EmployeeSchemaName;
+	/** The server's choices on the spec's gaps (variations.ts); unnamed switches keep their first value. */
+	variation?: Partial<ServerVariation>;
 }
 
 export interface CreateOptions {
@@ -70,8 +74,6 @@ interface TransferState {
 	deliverAfterReads: number;
 }
 
-/** Resources without updated_at: time reports are created only (the spec has no updated_at). */
-const NO_UPDATED_AT: readonly ResourceName[] = ['timeReports'];
 
 /** The in-process simulator: data, auth, faults and the control operations of `/__sim`. */
 export class Simulator {
@@ -90,8 +92,13 @@ export class Simulator {
 	private sizes: SeedSizes;
 	private mutationRng: Rng;
 	private readonly transfers = new Map<string, TransferState>();
+	/** The server's choices on the spec's gaps; see variations.ts. */
+	variation: ServerVariation;
+	private walkSeeds: Rng;
 
 	constructor(options: SimulatorOptions = {}) {
+		this.variation = variationOf(options.variation);
+		this.walkSeeds = new Rng((options.seed ?? 1) ^ 0x7a1c);
 		this.seed = options.seed ?? 1;
 		this.sizes = options.sizes ?? {};
 		this.scanLimit = options.scanLimit ?? 250;
@@ -132,7 +139,25 @@ export class Simulator {
 			if (i % 2 === 0) this.deliver(t);
 			else this.transfers.set(t.id, { reads: 0, deliverAfterReads: 2 });
 		});
+		this.conformToVariation();
 		return this.counts();
+	}
+
+	/** Switches the server's choices (data keeps; fields a switch adds or removes are conformed). */
+	setVariation(patch: Partial<ServerVariation>): ServerVariation {
+		this.variation = variationOf({ ...this.variation, ...patch });
+		this.conformToVariation();
+		return this.variation;
+	}
+
+	/** A seed for one walk's order of records sharing a value (randomPerWalk). */
+	newWalkSeed(): string {
+		return this.walkSeeds.hex(4);
+	}
+
+	/** Fields that exist only on some servers, added to (or removed from) the records: see conformRecords. */
+	conformToVariation(records?: { resource: ResourceName; ids: readonly string[] }): void {
+		conformRecords(this.collections, this.variation, this.employeeSchema.list.fields, records);
 	}
 
 	counts(): Record<ResourceName, number> {
@@ -153,7 +178,8 @@ export class Simulator {
 			if (resource === 'fileTransfers') this.transfers.set(record.id, { reads: 0, deliverAfterReads: 2 });
 			created.push(record);
 		}
-		return created;
+		this.conformToVariation({ resource, ids: created.map((record) => record.id) });
+		return this.getRecords(resource, created.map((record) => record.id));
 	}
 
 	/**
@@ -179,7 +205,9 @@ export class Simulator {
 
 	/** Sets updated_at (and optional changes) of records; unknown ids are an error. */
 	touchRecords(resource: ResourceName, ids: readonly string[], options: TouchOptions = {}): SimRecord[] {
-		if (NO_UPDATED_AT.includes(resource)) throw new Error(`${resource} have no updated_at; create new records instead`);
+		if (resource === 'timeReports' && this.variation.timeReportUpdatedAt === 'absent') {
+			throw new Error('timeReports have no updated_at on this server (variation timeReportUpdatedAt=absent); create new records instead');
+		}
 		const collection = this.collections[resource];
 		const shared = options.timestamp ?? (options.sameTimestamp ? this.clock.now() : undefined);
 		if (options.timestamp) parseTimestampMicros(options.timestamp);

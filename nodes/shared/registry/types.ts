@@ -64,6 +64,12 @@ export interface ResourceDefinition {
 	 * `deleted`: set when the record is (softly) deleted, for the trigger's Deleted event.
 	 */
 	changeFields?: { created: string; updated?: string; deleted?: string };
+	/**
+	 * Change timestamps the spec does not give this resource but a server may send (time reports'
+	 * `updated_at`, employees' `deleted_at`): the trigger offers their events, says on the form that
+	 * they need the server's support, and fails with a clear error where the server lacks them.
+	 */
+	serverChangeFields?: { updated?: string; deleted?: string };
 	/** How the "From List" mode of the resource locator finds records. */
 	search?: {
 		field: string;

@@ -4,7 +4,8 @@
  */
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
 import { WATCHABLE } from '../../../nodes/PersonnelDataTrigger/description';
-import { eventsOf } from '../../../nodes/PersonnelDataTrigger/events';
+import type { ProductEvent } from '../../../nodes/PersonnelDataTrigger/events';
+import { defaultEventOf, eventsOf } from '../../../nodes/PersonnelDataTrigger/events';
 import { compareTimestamps } from '../../../nodes/shared/timestamps';
 import { collectionOf } from '../../simulator/collections';
 import { startTestBed, useTestBed } from '../setup';
@@ -130,10 +131,10 @@ describe('Personnel Data Trigger: activation and one poll', () => {
 		sim.unfreezeClock();
 	});
 
-	// Every resource the trigger offers, with its first event (the form's default), served by its
+	// Every resource the trigger offers, with its default event (the first every server supports), served by its
 	// simulator collection (test/simulator/collections.ts).
 	const watched = WATCHABLE.map((resource) => {
-		const [first] = eventsOf(resource);
+		const first = eventsOf(resource).find((event) => event.value === defaultEventOf(resource)) as ProductEvent;
 		return [resource.value, first.value, String(first.changeField(resource))] as const;
 	});
 	it.each(watched)('%s: a created record is emitted once with _event', async (resource, event, field) => {

@@ -4,7 +4,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 import { PersonnelDataTrigger } from '../../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
 import { triggerProperties, WATCHABLE } from '../../../nodes/PersonnelDataTrigger/description';
 import type { TriggerEvent } from '../../../nodes/PersonnelDataTrigger/events';
-import { labeller, labelOf, TRIGGER_EVENTS } from '../../../nodes/PersonnelDataTrigger/events';
+import { labeller, labelOf, needsServerSupport, TRIGGER_EVENTS } from '../../../nodes/PersonnelDataTrigger/events';
 import { resourceByValue } from '../../../nodes/shared/registry';
 import { useTestBed } from '../setup';
 import { listRequestsSince, lastSeq, poll, stateOf } from './helpers';
@@ -28,13 +28,14 @@ describe('Personnel Data Trigger: events', () => {
 	const bed = useTestBed();
 
 	it.each(WATCHABLE.map((resource) => [resource.value, resource] as const))(
-		'%s: the Event options are the events of TRIGGER_EVENTS that find their timestamp on it, the first one the default',
+		'%s: the Event options are the events of TRIGGER_EVENTS that find their timestamp on it, the first that every server supports the default',
 		(value, resource) => {
 			const offered = TRIGGER_EVENTS.filter((event) => event.changeField(resource) !== undefined);
 			expect(offered.length).toBeGreaterThan(0);
 			const property = eventProperty(value);
 			expect((property.options as INodePropertyOptions[]).map((option) => option.value)).toEqual(offered.map((event) => event.value));
-			expect(property.default).toBe(offered[0].value);
+			const everywhere = offered.filter((event) => !needsServerSupport(resource, event.changeField(resource) as string));
+			expect(property.default).toBe(everywhere[0].value);
 		},
 	);
 

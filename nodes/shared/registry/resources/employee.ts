@@ -33,6 +33,8 @@ export const employee: ResourceDefinition = {
 	},
 	datedProperties: ['title', 'org_unit_id', 'manager_id', 'employment_type', 'cost_center', 'work_percentage'],
 	changeFields: { created: 'inserted_at', updated: 'updated_at' },
+	// The spec lists no employee fields; a server that marks deletions this way has the Deleted event.
+	serverChangeFields: { deleted: 'deleted_at' },
 	search: {
 		field: 'last_name',
 		operator: 'ilike',

@@ -1,7 +1,7 @@
 import type { ResourceDefinition } from '../types';
 import { dateField, idField, plain, referenceField, timestampField } from '../types';
 
-/** The spec gives time reports no `updated_at`: they change only by being inserted. */
+/** The spec gives time reports no `updated_at`; a server that sends one lets the trigger see approvals and corrections. */
 export const timeReport: ResourceDefinition = {
 	value: 'timeReport',
 	displayName: 'Time Report',
@@ -31,4 +31,5 @@ export const timeReport: ResourceDefinition = {
 	},
 	datedProperties: [],
 	changeFields: { created: 'inserted_at' },
+	serverChangeFields: { updated: 'updated_at' },
 };
