@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import type { SimulatorCredentials } from '../test/simulator/auth';
+import type { SimulatorCredentials } from '../scripts/simulator/auth';
 
 export const REPO_ROOT = join(__dirname, '..');
 export const RESULT_MARKER = 'BENCH_RESULT ';
@@ -203,9 +203,9 @@ export interface SimulatorProcess {
 	stop(): Promise<void>;
 }
 
-/** `tsx test/simulator/cli.ts --json`: waits for its one JSON line. */
+/** `tsx scripts/simulator/cli.ts --json`: waits for its one JSON line. */
 export async function startSimulatorProcess(args: string[]): Promise<SimulatorProcess> {
-	const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'test/simulator/cli.ts'), '--json', ...args], {
+	const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/simulator/cli.ts'), '--json', ...args], {
 		cwd: REPO_ROOT,
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});

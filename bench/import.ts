@@ -5,7 +5,7 @@
  *
  * - Personnel Data → Employee → Create or Update (Map Automatically, match on employee_number);
  * - what a user builds today: an HTTP Request lookup per row, an IF, and a PATCH (title history
- *   kept) or POST HTTP Request node (test/e2e/workflows/employeeImport.ts).
+ *   kept) or POST HTTP Request node (scripts/n8n/workflows/employeeImport.ts).
  *
  * Unlike the Return All section (one `n8n execute` process per run), the runs go through one
  * `n8n start` and its REST API: an import run takes seconds, a process start 10–15 s. Each
@@ -28,9 +28,9 @@ import {
 	prepareImport,
 	writeImportFile,
 	type ImportPlan,
-} from '../test/e2e/workflows/employeeImport';
+} from '../scripts/n8n/workflows/employeeImport';
 import { importCredentials } from '../scripts/n8n/driver';
-import type { SimulatorClient } from '../test/simulator/client';
+import type { SimulatorClient } from '../scripts/simulator/client';
 import { median } from './common';
 import { chooseInstall } from './n8n';
 

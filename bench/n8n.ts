@@ -30,7 +30,7 @@ import {
 	type WorkflowNode,
 } from '../scripts/n8n/driver';
 import { actionNode, baseNode, chainWorkflow, itemsOf, type CredentialRef } from '../scripts/n8n/driver/workflowBuilders';
-import type { SimulatorClient } from '../test/simulator/client';
+import type { SimulatorClient } from '../scripts/simulator/client';
 import { REPO_ROOT, median } from './common';
 
 export const EMPLOYEES_PATH = '/v1/org/employees';

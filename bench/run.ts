@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- --out <file>]`
  *
- * Starts the simulator in its own process (test/simulator/cli.ts) and runs every measurement in a
+ * Starts the simulator in its own process (scripts/simulator/cli.ts) and runs every measurement in a
  * fresh worker process (bench/worker.ts), then prints Markdown tables and writes the same figures
  * as JSON: bench/results/latest.json (full run) or bench/results/quick.tmp.json (--quick).
  * Times are compared only as ratios taken in the same worker, raw loop and node alternating.
@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 
 import { PAGE_SIZE_MAX } from '../nodes/shared/apiChoices';
 import { listRequestsInFlight } from '../nodes/PersonnelData/actions/read/recordsWhere';
-import { SimulatorClient } from '../test/simulator/client';
+import { SimulatorClient } from '../scripts/simulator/client';
 import {
 	HTTP_CLIENTS,
 	REPO_ROOT,

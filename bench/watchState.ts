@@ -5,7 +5,7 @@
  * employees (100,000 generated records) and measures it as n8n stores static data: JSON, UTF-8.
  */
 import { Baseline, readWatchSetup } from '../nodes/PersonnelDataTrigger/watchFields';
-import { Simulator } from '../test/simulator/simulator';
+import { Simulator } from '../scripts/simulator/simulator';
 
 const SIZES = [1, 10_000, 100_000];
 

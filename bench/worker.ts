@@ -1,7 +1,7 @@
 /**
  * One bench measurement in a fresh process (spawned by run.ts with --expose-gc). Reads the task
  * from BENCH_TASK and prints one `BENCH_RESULT <json>` line. Node code runs through n8n-core's real
- * runtime (test/harness); the comparison loop is a minimal hand-written fetch loop with the token
+ * runtime (scripts/harness); the comparison loop is a minimal hand-written fetch loop with the token
  * the node provisioned.
  */
 import { Agent } from 'node:http';
@@ -11,10 +11,10 @@ import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-conte
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { PersonnelDataApi } from '../credentials/PersonnelDataApi.credentials';
-import { NodeRuntime } from '../test/harness';
-import { SimulatorClient } from '../test/simulator/client';
-import type { SimulatorStats } from '../test/simulator/requestLog';
-import { startSimulator, type RunningSimulator } from '../test/simulator/server';
+import { NodeRuntime } from '../scripts/harness';
+import { SimulatorClient } from '../scripts/simulator/client';
+import type { SimulatorStats } from '../scripts/simulator/requestLog';
+import { startSimulator, type RunningSimulator } from '../scripts/simulator/server';
 import {
 	HTTP_CLIENTS,
 	RESULT_MARKER,

@@ -1,10 +1,10 @@
 /** Makes the simulator's organisation lively for the demo: recent changes, a pending transfer, new reports. */
-import { CONDITION_NAMES } from '../test/simulator/conditionSeeds';
-import type { SimulatorClient } from '../test/simulator/client';
-import type { JsonObject, SimRecord } from '../test/simulator/types';
+import { CONDITION_NAMES } from '../scripts/simulator/conditionSeeds';
+import type { SimulatorClient } from '../scripts/simulator/client';
+import type { JsonObject, SimRecord } from '../scripts/simulator/types';
 import { findNode, findWorkflow, IDS, type DemoTargets, type ResourceLocator } from './workflows';
 import type { WorkflowFile } from '../scripts/n8n/driver';
-import { prepareImport, writeImportFile, type ImportPlan, type ImportScenario } from '../test/e2e/workflows/employeeImport';
+import { prepareImport, writeImportFile, type ImportPlan, type ImportScenario } from '../scripts/n8n/workflows/employeeImport';
 
 /** Employees changed "today", so that the changed-since-yesterday list is not empty. */
 export const RECENTLY_CHANGED = 12;

@@ -1,7 +1,7 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
 import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../scripts/n8n/driver';
-import { EMPLOYEES_PATH, importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../test/e2e/workflows/employeeImport';
-import type { SimRecord } from '../test/simulator/types';
+import { EMPLOYEES_PATH, importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../scripts/n8n/workflows/employeeImport';
+import type { SimRecord } from '../scripts/simulator/types';
 import { changeManagerAndPhone, DEMO_IMPORT_PLAN, prepareImportFile, RECENTLY_CHANGED, reportTime } from './demoData';
 import { history, table, type Row } from './format';
 import { elapsed, timeZone, todayIn } from './log';

@@ -2,8 +2,8 @@
  * `npm run docs:screenshots [-- <folder>]`: the README's pictures, taken from the running editor.
  * Starts the demo (`npm run demo`: simulator, n8n with the package, the example workflows), runs
  * example 1 and an AI Agent with the Personnel Data tool (a scripted stand-in for the chat model,
- * test/e2e/fakeChatModel.ts), and saves the pictures into <folder> (default docs/images/). Uses
- * Debian's chromium (test/editor/browser.ts). `.ci/run` runs it into a scratch folder so it cannot rot.
+ * scripts/n8n/fakeChatModel.ts), and saves the pictures into <folder> (default docs/images/). Uses
+ * Debian's chromium (scripts/browser/browser.ts). `.ci/run` runs it into a scratch folder so it cannot rot.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -14,8 +14,8 @@ import type { Page } from 'playwright-core';
 
 import { ROOT } from '../scripts/n8n/driver';
 import { agentWorkflowParts, LIST_EMPLOYEES_TOOL_PARAMETERS } from '../scripts/n8n/driver/workflowBuilders';
-import { startFakeChatModel, type ChatRequest, type ChatReply } from '../test/e2e/fakeChatModel';
-import { EDITOR, navigate, openEditor, openNodePanel, openWorkflow, restFromPage, VIEWPORT } from '../test/editor/browser';
+import { startFakeChatModel, type ChatRequest, type ChatReply } from '../scripts/n8n/fakeChatModel';
+import { EDITOR, navigate, openEditor, openNodePanel, openWorkflow, restFromPage, VIEWPORT } from '../scripts/browser/browser';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, IDS } from './workflows';
 
 const DEMO_START_TIMEOUT_MS = 15 * 60_000;

@@ -1,10 +1,10 @@
-/** The Personnel Data API simulator in a process of its own (`test/simulator/cli.ts --json`). */
+/** The Personnel Data API simulator in a process of its own (`scripts/simulator/cli.ts --json`). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 import { ROOT } from '../scripts/n8n/driver';
-import type { SimulatorCredentials } from '../test/simulator/auth';
-import { SimulatorClient } from '../test/simulator/client';
+import type { SimulatorCredentials } from '../scripts/simulator/auth';
+import { SimulatorClient } from '../scripts/simulator/client';
 
 /** Seed and size of the demo organisation: the IDs in demo/workflows/*.json come from it. */
 export const DEMO_SEED = 2026;
@@ -27,7 +27,7 @@ interface StartLine {
 export async function startSimulatorProcess(timeoutMs = 30_000): Promise<SimulatorProcess> {
 	const child = spawn(
 		process.execPath,
-		['--import', 'tsx', 'test/simulator/cli.ts', '--json', '--seed', String(DEMO_SEED), '--employees', String(DEMO_EMPLOYEES)],
+		['--import', 'tsx', 'scripts/simulator/cli.ts', '--json', '--seed', String(DEMO_SEED), '--employees', String(DEMO_EMPLOYEES)],
 		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
 	);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -12,8 +12,8 @@
  * What n8n tells the model about the tools (description, argument schema) is recorded as well.
  */
 import { TOOL_MAX_BYTES, TOOL_MAX_RECORDS } from '../../nodes/PersonnelData/actions/toolMode';
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import { startFakeChatModel, type ChatRequest, type FakeChatModel } from './fakeChatModel';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import { startFakeChatModel, type ChatRequest, type FakeChatModel } from '../../scripts/n8n/fakeChatModel';
 import {
 	assertExecutionOk,
 	assertPackageBuilt,

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-import { SimulatorClient } from '../simulator/client';
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import type { SimRecord } from '../simulator/types';
+import { SimulatorClient } from '../../scripts/simulator/client';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import type { SimRecord } from '../../scripts/simulator/types';
 import {
 	assertPackageBuilt,
 	importCredentials,
@@ -39,7 +39,7 @@ import {
 	type ImportRequests,
 	type ImportScenario,
 	type RowOutcome,
-} from './workflows/employeeImport';
+} from '../../scripts/n8n/workflows/employeeImport';
 import type { CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;

@@ -4,8 +4,8 @@
  * (a server error and an input error) and for Gets with Concurrency. What n8n stored for each
  * node's outputs is read from the execution; what the server received from the simulator's log.
  */
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import type { RequestLogEntry } from '../simulator/requestLog';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import type { RequestLogEntry } from '../../scripts/simulator/requestLog';
 import {
 	assertPackageBuilt,
 	importCredentials,

@@ -3,7 +3,7 @@
  * the Personnel Data API simulator running in this process: the action node from `n8n execute`,
  * the polling trigger from the REST API ("Fetch Test Event") and after activation.
  */
-import { startSimulator, type RunningSimulator } from '../simulator/server';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
 import {
 	assertExecutionOk,
 	executeWorkflow,

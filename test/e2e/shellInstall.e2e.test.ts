@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { startSimulator, type RunningSimulator } from '../simulator/server';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
 import {
 	assertPackageBuilt,
 	importCredentials,

@@ -3,7 +3,7 @@
  * restart between two polls (static data as n8n saves it), and a schedule faster than the server
  * (n8n starts the next poll while one still runs). Every change must come out exactly once.
  */
-import { startSimulator, type RunningSimulator } from '../simulator/server';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
 import {
 	assertPackageBuilt,
 	importCredentials,

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import type { JsonObject, SimRecord } from '../simulator/types';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import type { JsonObject, SimRecord } from '../../scripts/simulator/types';
 import {
 	assertPackageBuilt,
 	importCredentials,

@@ -7,10 +7,10 @@
  */
 import * as path from 'node:path';
 
-import { evaluateRule } from '../simulator/conditions';
-import type { RequestLogEntry } from '../simulator/requestLog';
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import type { Json, SimRecord } from '../simulator/types';
+import { evaluateRule } from '../../scripts/simulator/conditions';
+import type { RequestLogEntry } from '../../scripts/simulator/requestLog';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import type { Json, SimRecord } from '../../scripts/simulator/types';
 import {
 	importCredentials,
 	importWorkflow,

@@ -34,8 +34,8 @@ import {
 	type N8nServer,
 	type N8nUserFolder,
 } from '../../scripts/n8n/driver';
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import { EDITOR, navigate, nodesWithIssues, openEditor, openNodePanel, openWorkflow, restFromPage, type EditorBrowser } from './browser';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import { EDITOR, navigate, nodesWithIssues, openEditor, openNodePanel, openWorkflow, restFromPage, type EditorBrowser } from '../../scripts/browser/browser';
 import { fieldPickers, formProperties, isEmptyDefault, listSearches, newestDescription, type FieldPickerSpot, type FormChoice } from './description';
 import { FAILURE_DIR, issueMarks, locatorListItems, panelShows, saveFailurePicture, shownParameters } from './panel';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 
 import { ROOT } from '../../scripts/n8n/driver';
-import { EDITOR } from './browser';
+import { EDITOR } from '../../scripts/browser/browser';
 
 /** Where a failing check leaves its picture. */
 export const FAILURE_DIR = path.join(ROOT, '.e2e-tmp', 'editor-failures');

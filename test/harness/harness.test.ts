@@ -5,7 +5,7 @@ import { HarnessAction } from './fixtures/HarnessAction.node';
 import { HarnessPoll } from './fixtures/HarnessPoll.node';
 import { HarnessTokenApi } from './fixtures/HarnessTokenApi.credentials';
 import { TokenServer } from './fixtures/token-server';
-import { NodeRuntime } from './index';
+import { NodeRuntime } from '../../scripts/harness/index';
 
 const CREDENTIAL = 'harnessTokenApi';
 

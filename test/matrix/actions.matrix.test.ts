@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { evaluateRule } from '../simulator/conditions';
+import { evaluateRule } from '../../scripts/simulator/conditions';
 import { useTestBed } from '../nodes/setup';
 import { byId, jsonOf, outputOf, run } from '../nodes/personnelData/helpers';
 import { profilesFor, sameIds } from './profiles';

@@ -3,8 +3,8 @@
  * printed so that a failure can be replayed (`SERVER_MATRIX_SEED=<seed>`, or one profile with
  * `SERVER_MATRIX_PROFILE=<name=value,...>`; `SERVER_MATRIX_SIZE=<n>` samples more).
  */
-import type { ServerVariation, SwitchName } from '../simulator/variations';
-import { describeVariation, matrixProfiles, matrixSeed } from '../simulator/variations';
+import type { ServerVariation, SwitchName } from '../../scripts/simulator/variations';
+import { describeVariation, matrixProfiles, matrixSeed } from '../../scripts/simulator/variations';
 
 export interface Profile {
 	name: string;

@@ -5,8 +5,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { evaluateRule } from '../simulator/conditions';
-import { emptyPlacement } from '../simulator/variedAnswers';
+import { evaluateRule } from '../../scripts/simulator/conditions';
+import { emptyPlacement } from '../../scripts/simulator/variedAnswers';
 import { useTestBed } from '../nodes/setup';
 import { activateTrigger, poll } from '../nodes/personnelDataTrigger/helpers';
 import { profilesFor, sameIds } from './profiles';

@@ -1,11 +1,11 @@
 import { PersonnelDataApi } from '../../credentials/PersonnelDataApi.credentials';
 import { PersonnelData } from '../../nodes/PersonnelData/PersonnelData.node';
 import { PersonnelDataTrigger } from '../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
-import { NodeRuntime } from '../harness';
+import { NodeRuntime } from '../../scripts/harness';
 import { expectNoSecrets } from '../helpers/secrets';
-import type { SimulatorConfig } from '../simulator/simulator';
-import type { RunningSimulator, StartOptions } from '../simulator/server';
-import { startSimulator } from '../simulator/server';
+import type { SimulatorConfig } from '../../scripts/simulator/simulator';
+import type { RunningSimulator, StartOptions } from '../../scripts/simulator/server';
+import { startSimulator } from '../../scripts/simulator/server';
 
 export interface TestBed {
 	simulator: RunningSimulator;

@@ -1,11 +1,11 @@
 import { WATCHABLE } from '../../nodes/PersonnelDataTrigger/description';
 import type { ResourcePaths } from '../../nodes/shared/registry';
 import { RESOURCES } from '../../nodes/shared/registry';
-import { API_ROUTES } from './api';
-import { COLLECTION_OF, collectionOf } from './collections';
-import { Router } from './routing';
-import { Simulator } from './simulator';
-import { RESOURCE_NAMES } from './types';
+import { API_ROUTES } from '../../scripts/simulator/api';
+import { COLLECTION_OF, collectionOf } from '../../scripts/simulator/collections';
+import { Router } from '../../scripts/simulator/routing';
+import { Simulator } from '../../scripts/simulator/simulator';
+import { RESOURCE_NAMES } from '../../scripts/simulator/types';
 
 /** The HTTP method of each kind of path in the registry (a new kind of path must say its method here). */
 const METHOD_OF: Record<keyof ResourcePaths, string> = {
@@ -33,7 +33,7 @@ describe('the simulator serves every resource of the registry', () => {
 	});
 
 	it('a resource without a collection is an error that says where to add it', () => {
-		expect(() => collectionOf('payslip')).toThrow('test/simulator/collections.ts');
+		expect(() => collectionOf('payslip')).toThrow('scripts/simulator/collections.ts');
 	});
 
 	it.each(WATCHABLE.map((resource) => [resource.value, resource] as const))(

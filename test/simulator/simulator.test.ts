@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Agent, get } from 'node:http';
 
-import { SimulatorClient } from './client';
-import { evaluateRule } from './conditions';
-import { startSimulator, type RunningSimulator } from './server';
-import type { Json, JsonObject, SimRecord } from './types';
+import { SimulatorClient } from '../../scripts/simulator/client';
+import { evaluateRule } from '../../scripts/simulator/conditions';
+import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import type { Json, JsonObject, SimRecord } from '../../scripts/simulator/types';
 
 interface Answer {
 	status: number;

@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { HTTP } from '../../nodes/shared/apiChoices';
 import { maxRequestsOption } from '../../nodes/shared/pagination';
 import { transportLimits } from '../../nodes/shared/transport/bounded';
-import type { NodeRuntime } from '../harness';
+import type { NodeRuntime } from '../../scripts/harness';
 import { expectNoSecrets, textOf } from '../helpers/secrets';
 import type { HostileServer as Server } from './hostileServer';
 import { employee, HostileServer, hostileSecrets, page, runtimeFor, sendJson, sendText } from './hostileServer';

@@ -8,7 +8,7 @@ import { PersonnelDataApi } from '../../credentials/PersonnelDataApi.credentials
 import { PersonnelData } from '../../nodes/PersonnelData/PersonnelData.node';
 import { PersonnelDataTrigger } from '../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
 import { provisioningSignature } from '../../nodes/shared/transport/provisioning';
-import { NodeRuntime } from '../harness';
+import { NodeRuntime } from '../../scripts/harness';
 
 /** What the hostile server saw: one entry per request, at arrival. */
 export interface HostileRequest {

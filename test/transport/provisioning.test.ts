@@ -5,7 +5,7 @@ import { baseUrlOf } from '../../nodes/shared/transport/baseUrl';
 import { provisioningSignature } from '../../nodes/shared/transport/provisioning';
 import { expectNoSecrets } from '../helpers/secrets';
 import { useCredential, useTestBed } from '../nodes/setup';
-import { signatureOf } from '../simulator/auth';
+import { signatureOf } from '../../scripts/simulator/auth';
 import { apiRequests, CREDENTIAL, getManyEmployees, jsonOf, provisioningCalls, secretsOf } from './support';
 
 describe('provisioning (credential "Personnel Data API")', () => {

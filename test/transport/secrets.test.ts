@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, NodeApiError } from 'n8n-workflow';
 
-import type { NodeRuntime } from '../harness';
+import type { NodeRuntime } from '../../scripts/harness';
 import { expectNoSecrets, textOf } from '../helpers/secrets';
 import type { HostileServer as Server } from './hostileServer';
 import { HostileServer, hostileSecrets, JTI, REFRESH_TOKEN, runtimeFor, sendJson } from './hostileServer';

@@ -2,7 +2,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { backoffTiming } from '../../nodes/shared/transport/retryPolicy';
 import type { TestBed } from '../nodes/setup';
-import type { RequestLogEntry } from '../simulator/requestLog';
+import type { RequestLogEntry } from '../../scripts/simulator/requestLog';
 
 export const CREDENTIAL = 'personnelDataApi';
 

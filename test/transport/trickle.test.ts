@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { transportLimits } from '../../nodes/shared/transport/bounded';
-import type { NodeRuntime } from '../harness';
+import type { NodeRuntime } from '../../scripts/harness';
 import { expectNoSecrets } from '../helpers/secrets';
 import type { HostileServer as Server } from './hostileServer';
 import { employee, HostileServer, hostileSecrets, page, runtimeFor, SALT, sendJson, trickling } from './hostileServer';

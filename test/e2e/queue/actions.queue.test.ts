@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import type { RequestLogEntry } from '../../simulator/requestLog';
-import { startSimulator, type RunningSimulator } from '../../simulator/server';
+import type { RequestLogEntry } from '../../../scripts/simulator/requestLog';
+import { startSimulator, type RunningSimulator } from '../../../scripts/simulator/server';
 import { assertPackageBuilt, importCredentials, importWorkflow, nodeItems, type ExecutionDetails, type WorkflowFile } from '../../../scripts/n8n/driver';
 import { PROCESS_NAME_VARIABLE, startQueueCluster, WORKER_CONCURRENCY, type QueueCluster } from '../queue';
 import { actionNode, linkedWorkflow, setFieldNode, webhookNode, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';

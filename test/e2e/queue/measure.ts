@@ -2,9 +2,9 @@
  * What the queue-mode suites measure on the simulator's side: credentials pointing at it, and
  * token provisioning per token lifetime from its request log.
  */
-import { parseTimestampMicros } from '../../simulator/clock';
-import type { RequestLogEntry } from '../../simulator/requestLog';
-import type { RunningSimulator } from '../../simulator/server';
+import { parseTimestampMicros } from '../../../scripts/simulator/clock';
+import type { RequestLogEntry } from '../../../scripts/simulator/requestLog';
+import type { RunningSimulator } from '../../../scripts/simulator/server';
 import type { CredentialFile } from '../../../scripts/n8n/driver';
 import type { CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
 

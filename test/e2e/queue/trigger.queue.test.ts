@@ -8,8 +8,8 @@
  * most one poll a minute per entry, and several entries are an ordinary setting, so polls come
  * every 15 s and the suite stays within minutes.
  */
-import type { SimRecord } from '../../simulator/types';
-import { startSimulator, type RunningSimulator } from '../../simulator/server';
+import type { SimRecord } from '../../../scripts/simulator/types';
+import { startSimulator, type RunningSimulator } from '../../../scripts/simulator/server';
 import { assertPackageBuilt, importCredentials, importWorkflow, type WorkflowFile } from '../../../scripts/n8n/driver';
 import { PROCESS_NAME_VARIABLE, startPostgres, startQueueCluster, startRedis, type Postgres, type QueueCluster, type Redis } from '../queue';
 import { actionNode, byId, linkedWorkflow, setFieldNode, triggerNode, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';

@@ -3,9 +3,9 @@
  * the trigger emitted (read from n8n's executions table, whatever became of the executions) and
  * the polls the simulator saw.
  */
-import { parseTimestampMicros } from '../../simulator/clock';
-import type { RequestLogEntry } from '../../simulator/requestLog';
-import type { SimRecord } from '../../simulator/types';
+import { parseTimestampMicros } from '../../../scripts/simulator/clock';
+import type { RequestLogEntry } from '../../../scripts/simulator/requestLog';
+import type { SimRecord } from '../../../scripts/simulator/types';
 import { requireFromN8n, type NodeItem, type RunExecutionData } from '../../../scripts/n8n/driver';
 import type { QueueCluster } from '../queue';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { resourceByValue } from '../../../nodes/shared/registry';
-import type { SimRecord } from '../../simulator/types';
+import type { SimRecord } from '../../../scripts/simulator/types';
 import type { TestBed } from '../setup';
 import { startTestBed, useCredential } from '../setup';
 import { apiRequests, byId, idsOf, jsonOf, queryPairs, queryValues, run } from './helpers';

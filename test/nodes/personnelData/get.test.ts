@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { LIST_REQUESTS_IN_FLIGHT } from '../../../nodes/PersonnelData/actions/read/recordsWhere';
 import { forgetRefusals } from '../../../nodes/PersonnelData/actions/read/refusals';
 import { RESOURCES } from '../../../nodes/shared/registry';
-import { collectionOf } from '../../simulator/collections';
-import type { ResourceName } from '../../simulator/types';
+import { collectionOf } from '../../../scripts/simulator/collections';
+import type { ResourceName } from '../../../scripts/simulator/types';
 import { useCredential, useTestBed } from '../setup';
 import { apiRequests, byId, fromList, idsOf, jsonOf, outputOf, queryValues, run, UNKNOWN_UUID } from './helpers';
 
@@ -20,7 +20,7 @@ describe('Personnel Data: Get and single records', () => {
 	};
 
 	describe('each resource with Get', () => {
-		// Every resource with a Get path, served by its simulator collection (test/simulator/collections.ts).
+		// Every resource with a Get path, served by its simulator collection (scripts/simulator/collections.ts).
 		const cases = RESOURCES.flatMap((resource) =>
 			resource.paths.get ? [[resource.value, resource.paths.get.replace('{id}', ''), collectionOf(resource.value)] as const] : [],
 		);

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { listableResources } from '../../../nodes/shared/registry';
-import { collectionOf } from '../../simulator/collections';
-import { evaluateRule } from '../../simulator/conditions';
-import type { ResourceName, SimRecord } from '../../simulator/types';
+import { collectionOf } from '../../../scripts/simulator/collections';
+import { evaluateRule } from '../../../scripts/simulator/conditions';
+import type { ResourceName, SimRecord } from '../../../scripts/simulator/types';
 import { useTestBed } from '../setup';
 import { apiRequests, byId, idsOf, jsonOf, queryPairs, queryValues, run } from './helpers';
 
@@ -219,7 +219,7 @@ describe('Personnel Data: Get Many', () => {
 	});
 
 	describe('every listable resource', () => {
-		// Every resource with a list path, served by its simulator collection (test/simulator/collections.ts).
+		// Every resource with a list path, served by its simulator collection (scripts/simulator/collections.ts).
 		const cases = listableResources().map((resource) => [resource.value, String(resource.paths.list), collectionOf(resource.value)] as const);
 		it.each(cases)('%s: Return All lists every record from %s', async (resource, path, collection) => {
 			const result = await run(bed, { resource, operation: 'getMany', returnAll: true });

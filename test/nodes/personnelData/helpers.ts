@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../../simulator/requestLog';
-import type { ExecuteOptions, ExecuteResult } from '../../harness';
+import type { RequestLogEntry } from '../../../scripts/simulator/requestLog';
+import type { ExecuteOptions, ExecuteResult } from '../../../scripts/harness';
 import type { TestBed } from '../setup';
 
 export const NODE = 'personnelData';

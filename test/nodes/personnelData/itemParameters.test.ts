@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameter
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ItemParameters } from '../../../nodes/PersonnelData/actions/itemParameters';
-import { NodeRuntime } from '../../harness';
+import { NodeRuntime } from '../../../scripts/harness';
 
 interface Read {
 	value?: unknown;

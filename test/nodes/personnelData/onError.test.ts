@@ -1,6 +1,6 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { ExecuteResult } from '../../harness';
+import type { ExecuteResult } from '../../../scripts/harness';
 import { useTestBed } from '../setup';
 import { apiRequests, byId, run, UNKNOWN_UUID } from './helpers';
 

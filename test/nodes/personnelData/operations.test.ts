@@ -7,8 +7,8 @@ import type { OperationName } from '../../../nodes/PersonnelData/actions/operati
 import { OPERATIONS } from '../../../nodes/PersonnelData/actions/operations';
 import type { ResourceDefinition } from '../../../nodes/shared/registry';
 import { RESOURCES, resourceByValue } from '../../../nodes/shared/registry';
-import { collectionOf } from '../../simulator/collections';
-import type { Simulator } from '../../simulator/simulator';
+import { collectionOf } from '../../../scripts/simulator/collections';
+import type { Simulator } from '../../../scripts/simulator/simulator';
 import { useTestBed } from '../setup';
 import { apiRequests, byId, outputOf, run, UNKNOWN_UUID } from './helpers';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { TOOL_MAX_BYTES, TOOL_MAX_RECORDS } from '../../../nodes/PersonnelData/actions/toolMode';
-import type { ToolCallResult } from '../../harness';
+import type { ToolCallResult } from '../../../scripts/harness';
 import { useTestBed } from '../setup';
 import { apiRequests, byId, queryValues } from './helpers';
 

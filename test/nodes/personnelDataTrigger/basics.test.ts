@@ -7,7 +7,7 @@ import { WATCHABLE } from '../../../nodes/PersonnelDataTrigger/description';
 import type { ProductEvent } from '../../../nodes/PersonnelDataTrigger/events';
 import { defaultEventOf, eventsOf } from '../../../nodes/PersonnelDataTrigger/events';
 import { compareTimestamps } from '../../../nodes/shared/timestamps';
-import { collectionOf } from '../../simulator/collections';
+import { collectionOf } from '../../../scripts/simulator/collections';
 import { startTestBed, useTestBed } from '../setup';
 import {
 	changePairs,
@@ -132,7 +132,7 @@ describe('Personnel Data Trigger: activation and one poll', () => {
 	});
 
 	// Every resource the trigger offers, with its default event (the first every server supports), served by its
-	// simulator collection (test/simulator/collections.ts).
+	// simulator collection (scripts/simulator/collections.ts).
 	const watched = WATCHABLE.map((resource) => {
 		const first = eventsOf(resource).find((event) => event.value === defaultEventOf(resource)) as ProductEvent;
 		return [resource.value, first.value, String(first.changeField(resource))] as const;

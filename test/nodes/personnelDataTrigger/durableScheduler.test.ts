@@ -8,7 +8,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { ScheduledPollResult } from '../../harness';
+import type { ScheduledPollResult } from '../../../scripts/harness';
 import type { TestBed } from '../setup';
 import { useTestBed } from '../setup';
 import type { EmittedRecord } from './helpers';

@@ -11,9 +11,9 @@ import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeStat
 import type { INodeParameters } from 'n8n-workflow';
 
 import { compareTimestamps } from '../../../nodes/shared/timestamps';
-import { evaluateRule } from '../../simulator/conditions';
-import { Rng } from '../../simulator/rng';
-import type { SimRecord } from '../../simulator/types';
+import { evaluateRule } from '../../../scripts/simulator/conditions';
+import { Rng } from '../../../scripts/simulator/rng';
+import type { SimRecord } from '../../../scripts/simulator/types';
 import type { TestBed } from '../setup';
 import { useTestBed } from '../setup';
 import { changePairs, duplicates, emittedPairs, failNthRequest, poll, pollOk, stateBytes, stateOf } from './helpers';

@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { EmittedType } from '../../../nodes/PersonnelDataTrigger/events';
-import type { PollResult } from '../../harness';
-import type { QueuedFault } from '../../simulator/faults';
-import type { Simulator } from '../../simulator/simulator';
-import type { SimRecord } from '../../simulator/types';
+import type { PollResult } from '../../../scripts/harness';
+import type { QueuedFault } from '../../../scripts/simulator/faults';
+import type { Simulator } from '../../../scripts/simulator/simulator';
+import type { SimRecord } from '../../../scripts/simulator/types';
 import type { TestBed } from '../setup';
 import { useCredential } from '../setup';
 

@@ -4,7 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { evaluateRule } from '../../simulator/conditions';
+import { evaluateRule } from '../../../scripts/simulator/conditions';
 import { useTestBed } from '../setup';
 import { changePairs, emittedPairs, lastSeq, listRequestsSince, poll, pollOk, stateOf } from './helpers';
 

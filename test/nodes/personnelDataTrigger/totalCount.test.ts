@@ -4,8 +4,8 @@
  * right after a burst at one timestamp costs one request either way. A count it cannot believe
  * is ignored: the trigger then reads the watermark's records exactly, page by page.
  */
-import { evaluateRule } from '../../simulator/conditions';
-import type { SimRecord } from '../../simulator/types';
+import { evaluateRule } from '../../../scripts/simulator/conditions';
+import type { SimRecord } from '../../../scripts/simulator/types';
 import type { TestBedAccessor } from '../setup';
 import { useTestBed } from '../setup';
 import type { ListBody } from './helpers';

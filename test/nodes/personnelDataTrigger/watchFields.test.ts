@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
-import type { JsonObject, SimRecord } from '../../simulator/types';
+import type { JsonObject, SimRecord } from '../../../scripts/simulator/types';
 import { useTestBed } from '../setup';
 import { lastSeq, listRequestsSince, pollOk, stateOf } from './helpers';
 

@@ -3,7 +3,7 @@
  * probes and the record locator's list search check a page the same way and stop with the same
  * message naming the endpoint, instead of guessing what a broken page means.
  */
-import type { NodeRuntime } from '../../harness';
+import type { NodeRuntime } from '../../../scripts/harness';
 import { employee, HostileServer, page, runtimeFor, sendJson } from '../../transport/hostileServer';
 
 const LIST = 'GET /v1/org/employees';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../../../simulator/requestLog';
+import type { RequestLogEntry } from '../../../../scripts/simulator/requestLog';
 import { useTestBed } from '../../setup';
 import { apiRequests, byId, jsonOf, outputOf, run } from '../helpers';
 

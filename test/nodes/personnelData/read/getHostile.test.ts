@@ -1,4 +1,4 @@
-import type { NodeRuntime } from '../../../harness';
+import type { NodeRuntime } from '../../../../scripts/harness';
 import { expectNoSecrets } from '../../../helpers/secrets';
 import type { HostileRequest } from '../../../transport/hostileServer';
 import { employee, HostileServer, hostileSecrets, page, runtimeFor, sendJson, sendText } from '../../../transport/hostileServer';

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { PersonnelDataApi } from '../../../../credentials/PersonnelDataApi.credentials';
 import { readRecordsWhere } from '../../../../nodes/PersonnelData/actions/read/recordsWhere';
 import { resourceByValue } from '../../../../nodes/shared/registry';
-import { NodeRuntime } from '../../../harness';
+import { NodeRuntime } from '../../../../scripts/harness';
 
 /**
  * A node that only calls the reader, so its tests run it inside n8n's execute context against real

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { REQUESTS_PER_CHUNK } from '../../../../nodes/PersonnelData/actions/read/recordsWhere';
-import type { NodeRuntime } from '../../../harness';
+import type { NodeRuntime } from '../../../../scripts/harness';
 import { expectNoSecrets } from '../../../helpers/secrets';
 import { employee, HostileServer, hostileSecrets, JTI, page, REFRESH_TOKEN, sendJson } from '../../../transport/hostileServer';
 import type { Role } from '../../setup';

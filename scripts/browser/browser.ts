@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-import { OWNER } from '../../scripts/n8n/driver';
+import { OWNER } from '../n8n/driver';
 
 /** Debian's package `chromium` (`.ci/run` installs it); CHROMIUM names another executable. */
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

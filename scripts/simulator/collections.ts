@@ -23,7 +23,7 @@ export const COLLECTION_OF: Readonly<Record<string, ResourceName>> = {
 export function collectionOf(resource: string): ResourceName {
 	const collection = COLLECTION_OF[resource];
 	if (collection === undefined) {
-		throw new Error(`The simulator serves no collection for resource "${resource}": add it to COLLECTION_OF in test/simulator/collections.ts`);
+		throw new Error(`The simulator serves no collection for resource "${resource}": add it to COLLECTION_OF in scripts/simulator/collections.ts`);
 	}
 	return collection;
 }

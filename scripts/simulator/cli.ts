@@ -1,6 +1,6 @@
 /**
  * `npm run simulator -- [--port N] [--employees N] [--token-ttl S] [--seed N] [--scan-limit N] [--employee-schema standard|remapped] [--variation name=value,...] [--json]`
- * `--variation` picks the server's choices on the spec's gaps (test/simulator/variations.ts, docs/server-matrix.md).
+ * `--variation` picks the server's choices on the spec's gaps (scripts/simulator/variations.ts, docs/server-matrix.md).
  * Starts the simulator and prints how to reach it; stays up until SIGINT or SIGTERM.
  * With --json it prints one JSON line ({baseUrl, port, credentials}) for scripts that spawn it.
  */

@@ -11,8 +11,8 @@ import { writeFileSync } from 'node:fs';
 import type { SimulatorClient } from '../../simulator/client';
 import type { RequestLogEntry } from '../../simulator/requestLog';
 import type { JsonObject, SimRecord } from '../../simulator/types';
-import type { WorkflowFile, WorkflowNode } from '../../../scripts/n8n/driver';
-import { actionNode, baseNode, chainWorkflow, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
+import type { WorkflowFile, WorkflowNode } from '../driver';
+import { actionNode, baseNode, chainWorkflow, type CredentialRef } from '../driver/workflowBuilders';
 
 // ---------------------------------------------------------------- the node's parameters
 
