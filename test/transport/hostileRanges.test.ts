@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { rangeTiming } from '../../nodes/shared/rangedWalk';
 import type { NodeRuntime } from '../harness';
 import type { HostileRequest } from './hostileServer';
 import { HostileServer, page, runtimeFor, sendJson } from './hostileServer';
@@ -58,6 +59,9 @@ const oneCursor = (direction: 'asc' | 'desc'): INodeParameters => ({ ...returnAl
 describe('Return All in ranges against servers with other choices', () => {
 	let server: HostileServer;
 	let runtime: NodeRuntime;
+	// Ranges even on loopback, where they would not pay (rangedWalk.ts).
+	beforeAll(() => (rangeTiming.worthMsPerPage = 0));
+	afterAll(() => (rangeTiming.worthMsPerPage = 40));
 	beforeEach(async () => {
 		server = await new HostileServer().start();
 		runtime = runtimeFor(server);

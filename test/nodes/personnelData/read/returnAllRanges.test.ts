@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { rangeTiming } from '../../../../nodes/shared/rangedWalk';
 import { useTestBed } from '../../setup';
 import { apiRequests, idsOf, jsonOf, run } from '../helpers';
 
@@ -20,6 +21,9 @@ const rangeRequests = (entries: ReturnType<typeof apiRequests>) => entries.filte
 describe('Personnel Data: Return All in inserted_at ranges', () => {
 	const bed = useTestBed();
 	const sim = () => bed.simulator.sim;
+	// Ranges even on loopback, where they would not pay (rangedWalk.ts).
+	beforeAll(() => (rangeTiming.worthMsPerPage = 0));
+	afterAll(() => (rangeTiming.worthMsPerPage = 40));
 
 	beforeAll(() => {
 		// At least 1,500 employees: well past the pages read with one cursor before ranges start.
@@ -37,6 +41,22 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 		expect(rangeRequests(sent).length).toBeGreaterThan(0);
 		// The pages, one probe of the other end, and at most one page per boundary more.
 		expect(sent.length).toBeLessThanOrEqual(referenceRequests + 1 + 3);
+	});
+
+	it('a server answering quickly (no latency, production timing): the same cursor goes on alone; 50 ms away: ranges', async () => {
+		rangeTiming.worthMsPerPage = 40;
+		try {
+			const reference = jsonOf(await run(bed, oneCursor('asc')));
+			const quick = await run(bed, ordered('asc'));
+			expect(jsonOf(quick)).toEqual(reference);
+			expect(rangeRequests(apiRequests(bed))).toHaveLength(0);
+			sim().setFaults({ latencyMs: 50, applyToProvisioning: false });
+			const distant = await run(bed, ordered('asc'));
+			expect(idsOf(jsonOf(distant))).toEqual(idsOf(reference));
+			expect(rangeRequests(apiRequests(bed)).length).toBeGreaterThan(0);
+		} finally {
+			rangeTiming.worthMsPerPage = 0;
+		}
 	});
 
 	it('a listing of three pages or fewer costs exactly its pages, as with one cursor', async () => {
@@ -83,7 +103,7 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 		expect(idsOf(jsonOf(result))).toEqual(idsOf(reference));
 	});
 
-	it('falls back to one cursor where ranges cannot keep the answer: a condition, a filter on inserted_at, another order, a select without inserted_at', async () => {
+	it('one cursor where ranges cannot keep the answer: a filter on inserted_at given by the user, another order, a select without inserted_at', async () => {
 		const cases: INodeParameters[] = [
 			ordered('asc', { filters: { filter: [{ field: 'inserted_at', operator: 'gte', value: '2000-01-01T00:00:00Z' }] } }),
 			{ ...ordered('asc'), options: { orderBy: 'last_name', orderDirection: 'asc' } },
