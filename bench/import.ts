@@ -32,6 +32,7 @@ import {
 import { importCredentials } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import { median } from './common';
+import { JITTER_SHARE } from './latency';
 import { chooseInstall } from './n8n';
 
 const PD_CREDENTIAL: CredentialRef = { id: 'benchImpPdCred01', name: 'Personnel Data (bench import)' };
@@ -79,6 +80,11 @@ export interface ImportBenchPlan {
 	latencyMs: number;
 	/** Default: both. */
 	variants?: ImportVariant[];
+	/** The latency axis: instead of `latencyMs`, `latencyReps` rotations at each of these (jitter added). */
+	latencies?: number[];
+	latencyReps?: number;
+	/** The n8n install (BENCH_N8N_KEY form); default: the newest. */
+	key?: string;
 }
 
 function outcomesOf(execution: ExecutionDetails): Record<string, number> {
@@ -140,7 +146,7 @@ export async function runImportSection(
 	control: SimulatorClient,
 	log: (message: string) => void,
 ): Promise<ImportOutcome> {
-	const install = chooseInstall();
+	const install = chooseInstall(plan.key);
 	if (typeof install === 'string') return { kind: 'skipped', reason: install };
 	const started = performance.now();
 	await ensureBuilt();
@@ -170,7 +176,7 @@ export async function runImportSection(
 			for (const variant of order) {
 				await control.reset({ sizes: { employees: ISSUE_21_PLAN.existing } });
 				writeImportFile(await prepareImport(control, ISSUE_21_PLAN, today), file);
-				await control.setFaults({ latencyMs, applyToProvisioning: false });
+				await control.setFaults({ latencyMs, jitterMs: latencyMs * JITTER_SHARE, applyToProvisioning: false });
 				try {
 					for (const pass of [1, 2] as const) {
 						const run = await runOnce(server as N8nServer, control, variant, pass, latencyMs);
@@ -189,9 +195,10 @@ export async function runImportSection(
 		for (let rep = 0; rep < plan.reps; rep++) {
 			runs.push(...(await repetition(variants.map((_, i) => variants[(i + rep) % variants.length]))));
 		}
-		if (plan.latencyMs > 0) {
-			log(`import: once more with ${plan.latencyMs} ms added to every API request`);
-			runs.push(...(await repetition(variants, plan.latencyMs)));
+		for (const latencyMs of (plan.latencies ?? [plan.latencyMs]).filter((latency) => latency > 0)) {
+			const reps = plan.latencies ? (plan.latencyReps ?? 1) : 1;
+			log(`import: ${reps} repetition(s) with ${latencyMs} ms (+ jitter) added to every API request`);
+			for (let rep = 0; rep < reps; rep++) runs.push(...(await repetition(variants.map((_, i) => variants[(i + rep) % variants.length]), latencyMs)));
 		}
 		return { kind: 'import', key: install.key, n8nVersion: install.n8nVersion, plan: ISSUE_21_PLAN, reps: plan.reps, warmUp, runs, seconds: (performance.now() - started) / 1000 };
 	} catch (error) {

@@ -32,6 +32,7 @@ import {
 import { actionNode, baseNode, chainWorkflow, itemsOf, type CredentialRef } from '../scripts/n8n/driver/workflowBuilders';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import { REPO_ROOT, median } from './common';
+import { runLatencyAxis } from './latency';
 
 export const EMPLOYEES_PATH = '/v1/org/employees';
 const PAGE_SIZE = 100;
@@ -45,6 +46,7 @@ const HEADER_CREDENTIAL: CredentialRef = { id: 'benchHdrCred0001', name: 'Bearer
 export const VARIANTS = {
 	pdSimplifyOff: 'Personnel Data, Return All, Simplify off',
 	pdSimplifyOn: 'Personnel Data, Return All, Simplify on (default)',
+	pdOrdered: 'Personnel Data, Return All ordered by Inserted At (ranges in parallel), Simplify on',
 	http: 'HTTP Request, Pagination, bearer header',
 	httpSplitOut: 'HTTP Request, Pagination + Split Out',
 	httpCredential: 'HTTP Request, Pagination, bearer from a Header Auth credential',
@@ -57,6 +59,7 @@ export type VariantName = keyof typeof VARIANTS;
 const MEASURED_NODES: Record<VariantName, string[]> = {
 	pdSimplifyOff: ['Personnel Data'],
 	pdSimplifyOn: ['Personnel Data'],
+	pdOrdered: ['Personnel Data'],
 	http: ['HTTP Request'],
 	httpSplitOut: ['HTTP Request', 'Split Out'],
 	httpCredential: ['HTTP Request'],
@@ -72,6 +75,7 @@ export const isGetById = (variant: VariantName): boolean => GET_BY_ID_VARIANTS.i
 const WORKFLOW_IDS: Record<VariantName, string> = {
 	pdSimplifyOff: 'benchPdSimplOff1',
 	pdSimplifyOn: 'benchPdSimplOn01',
+	pdOrdered: 'benchPdOrdered01',
 	http: 'benchHttpPages01',
 	httpSplitOut: 'benchHttpSplit01',
 	httpCredential: 'benchHttpCred001',
@@ -99,6 +103,8 @@ export interface N8nRun {
 	/** Wall time of the whole `n8n execute` process (start-up included). */
 	processMs: number;
 	crashedAtExit: boolean;
+	/** Latency added to every API request for this run (ms; absent: none). */
+	latencyMs?: number;
 }
 
 export interface N8nSection {
@@ -117,6 +123,8 @@ export interface N8nSection {
 	large?: { n: number; run: N8nRun };
 	/** Every installed pinned version's HTTP helper, probed for connection reuse. */
 	helperProbes: HelperProbe[];
+	/** The latency axis (bench/latency.ts): runs with latency added, kept apart from `runs`. */
+	latencyRuns?: N8nRun[];
 	seconds: number;
 }
 
@@ -197,8 +205,8 @@ function httpRequestNode(baseUrl: string, token: string | undefined): WorkflowNo
 	return node;
 }
 
-function personnelDataNode(simplify: boolean): WorkflowNode {
-	return actionNode('Personnel Data', PD_CREDENTIAL, { resource: 'employee', operation: 'getMany', returnAll: true, simplify });
+function personnelDataNode(simplify: boolean, options: Record<string, unknown> = {}): WorkflowNode {
+	return actionNode('Personnel Data', PD_CREDENTIAL, { resource: 'employee', operation: 'getMany', returnAll: true, simplify, options });
 }
 
 /** The HTTP Request node as a user builds a Get by ID: one request per input item. */
@@ -217,6 +225,7 @@ function workflows(baseUrl: string, token: string, ids: readonly string[]): Reco
 	return {
 		pdSimplifyOff: build('pdSimplifyOff', [personnelDataNode(false)]),
 		pdSimplifyOn: build('pdSimplifyOn', [personnelDataNode(true)]),
+		pdOrdered: build('pdOrdered', [personnelDataNode(true, { orderBy: 'inserted_at', orderDirection: 'asc' })]),
 		http: build('http', [httpRequestNode(baseUrl, token)]),
 		httpSplitOut: build('httpSplitOut', [httpRequestNode(baseUrl, token), splitOut]),
 		httpCredential: build('httpCredential', [httpRequestNode(baseUrl, undefined)]),
@@ -386,6 +395,8 @@ export interface N8nPlan {
 	variants: VariantName[];
 	/** Return All of this many employees once (omit to skip). */
 	largeN?: number;
+	/** The latency axis: these variants at each latency (ms, jitter ±10 % added), `latencyReps` rotations each. */
+	latency?: { latencies: number[]; variants: VariantName[]; reps: number; n: number };
 }
 
 /** `npm run build`: the package n8n loads is packed from dist/, which must match the sources. */
@@ -442,7 +453,7 @@ export async function runN8nSection(
 	await buildPackage();
 	const folder = await prepareUserFolder(install.key);
 	try {
-		await control.reset({ sizes: { employees: plan.n } });
+		await control.reset({ sizes: { employees: plan.latency?.n ?? plan.n } });
 		// A token for the HTTP Request workflows, issued as the API would issue one to this user.
 		const token = await control.issueToken('admin');
 		await importCredentials(folder, [
@@ -454,7 +465,7 @@ export async function runN8nSection(
 		await importWorkflow(folder, Object.values(all));
 
 		log(`n8n: warm-up (the node provisions its token; a Get by ID), then ${plan.reps} × ${plan.variants.length} executions, order rotating`);
-		const warmUp = await runVariant(folder, control, 'pdSimplifyOff');
+		const warmUp = await runVariant(folder, control, plan.variants.length > 0 ? 'pdSimplifyOff' : 'pdGetById');
 		// The simulator's `filters[id][op]=in` path is not run by any other variant: its first runs
 		// (JIT) would land in the first repetition's Get by ID alone.
 		if (plan.variants.includes('pdGetById')) await runVariant(folder, control, 'pdGetById');
@@ -479,6 +490,7 @@ export async function runN8nSection(
 				log(`  probe of n8n ${each.n8nVersion} failed: ${(error as Error).message}`);
 			}
 		}
+		const latencyRuns = plan.latency ? await runLatencyAxis(plan.latency, folder, control, log, runVariant) : undefined;
 		let large: N8nSection['large'];
 		if (plan.largeN !== undefined) {
 			log(`n8n: Return All of ${plan.largeN.toLocaleString('en-US')} employees (Simplify on)`);
@@ -498,6 +510,7 @@ export async function runN8nSection(
 			runs,
 			large,
 			helperProbes,
+			latencyRuns,
 			seconds: (performance.now() - started) / 1000,
 		};
 	} finally {

@@ -29,6 +29,7 @@ import {
 } from './common';
 import { writeBlock } from '../scripts/docs/generatedBlock';
 import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
+import { latenciesFromEnv, latencyFigures, latencyMarkdown } from './latency';
 import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, n8nSectionKeys, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
 /** The page whose tables a full run rewrites (between its generated-block markers). */
@@ -55,6 +56,8 @@ interface Plan {
 	n8n?: N8nPlan;
 	/** `--n8n-only`: only the real-n8n section (a quicker way to compare n8n versions). */
 	n8nOnly: boolean;
+	/** `--latency`: only the latency axis inside real n8n (bench/latency.ts). */
+	latencyOnly: boolean;
 	out: string;
 }
 
@@ -81,22 +84,56 @@ const ALL_VARIANTS = ((): VariantName[] => {
 	if (unknown.length > 0) throw new Error(`BENCH_N8N_VARIANTS: unknown ${unknown.join(', ')}; expected some of ${every.join(', ')}`);
 	return wanted as VariantName[];
 })();
-const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only'];
+const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only', '--latency'];
 
 function planFrom(argv: readonly string[]): Plan {
 	const quick = argv.includes('--quick');
 	const outAt = argv.indexOf('--out');
 	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
 	for (const arg of argv) {
-		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only or --out <file>`);
+		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only, --latency or --out <file>`);
 	}
 	const withN8n = !argv.includes('--no-n8n');
 	const n8nOnly = argv.includes('--n8n-only');
 	if (n8nOnly && !withN8n) throw new Error('--n8n-only and --no-n8n exclude each other');
-	const plan: Omit<Plan, 'n8nOnly'> = quick
+	const plan: Omit<Plan, 'n8nOnly' | 'latencyOnly'> = quick
 		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
 		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
-	return { ...plan, n8nOnly };
+	return { ...plan, n8nOnly, latencyOnly: argv.includes('--latency') };
+}
+
+/**
+ * `--latency`: Return All (10,000), Get by ID (1,000) and the HR import inside real n8n at each
+ * latency of BENCH_LATENCIES, paired with the HTTP Request nodes; results in bench/results/latency.*.
+ */
+async function runLatencyOnly(plan: Plan): Promise<void> {
+	const started = performance.now();
+	const sim = await startSimulatorProcess(['--employees', '1000']);
+	const control = new SimulatorClient(sim.baseUrl);
+	const source = { baseUrl: sim.baseUrl, jti: sim.credentials.admin.jti, refreshToken: sim.credentials.admin.refreshToken };
+	const latencies = latenciesFromEnv();
+	const reps = Number(process.env.BENCH_LATENCY_REPS ?? (plan.quick ? 1 : 5));
+	const variants = (process.env.BENCH_N8N_VARIANTS ? ALL_VARIANTS : ['pdOrdered', 'http', 'pdGetById', 'httpGetById']) as VariantName[];
+	const n8nPlan: N8nPlan = { n: 10_000, reps: 0, variants: [], latency: { latencies, variants, reps, n: 10_000 } };
+	const outcomes: N8nOutcome[] = [];
+	const imports: ImportOutcome[] = [];
+	try {
+		const keys = n8nSectionKeys();
+		for (const key of keys.length > 0 ? keys : [undefined]) {
+			outcomes.push(await runN8nSection(n8nPlan, source, control, log, key, false));
+			if (process.env.BENCH_LATENCY_IMPORT !== '0') imports.push(await runImportSection({ reps: 0, latencyMs: 0, latencies, latencyReps: reps, key }, source, control, log));
+		}
+	} finally {
+		await sim.stop();
+	}
+	const figures = latencyFigures(outcomes);
+	const markdown = `${latencyMarkdown(figures, imports, importMarkdown)}\n\n${fixed((performance.now() - started) / 1000, 0)} s in all (\`npm run bench -- --latency\`, ${reps} repetition(s), latencies ${latencies.join(', ')} ms).\n`;
+	process.stdout.write(markdown);
+	const folder = join(REPO_ROOT, 'bench/results');
+	mkdirSync(folder, { recursive: true });
+	writeFileSync(join(folder, 'latency.md'), markdown);
+	writeFileSync(join(folder, 'latency.json'), `${JSON.stringify({ figures, n8n: outcomes, imports }, null, 2)}\n`);
+	log('bench: wrote bench/results/latency.md and bench/results/latency.json');
 }
 
 /** The real-n8n section on every version it runs on (n8nSectionKeys), or once, skipped, saying why. */
@@ -320,6 +357,7 @@ function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][
 
 async function main(): Promise<void> {
 	const plan = planFrom(process.argv.slice(2));
+	if (plan.latencyOnly) return await runLatencyOnly(plan);
 	if (plan.n8nOnly) return await runN8nOnly(plan);
 	const started = performance.now();
 	const loadBefore = loadavg();

@@ -11,6 +11,13 @@ export interface FaultConfig {
 	/** The socket is destroyed without any response. */
 	rateDrop: number;
 	latencyMs: number;
+	/** Up to this many ms more per request, uniformly at random (a real network's jitter). */
+	jitterMs: number;
+	/**
+	 * A rate limit by requests being answered at once (0: none): a request that arrives while this
+	 * many are in progress gets 429 with `retryAfterSeconds`, what a server protecting itself does.
+	 */
+	maxInFlight: number;
 	/** Whether faults also hit `/provisioning/...` (default true). */
 	applyToProvisioning: boolean;
 }
@@ -45,6 +52,8 @@ export const DEFAULT_FAULTS: FaultConfig = {
 	rate5xx: 0,
 	rateDrop: 0,
 	latencyMs: 0,
+	jitterMs: 0,
+	maxInFlight: 0,
 	applyToProvisioning: true,
 };
 

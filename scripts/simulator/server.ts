@@ -69,6 +69,9 @@ interface Exchange {
 	fault?: string;
 }
 
+/** Per simulator, API requests being answered now (their latency running), for FaultConfig.maxInFlight. */
+const inProgressOf = new WeakMap<Simulator, { count: number }>();
+
 async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
 	const started = performance.now();
 	const at = sim.clock.now();
@@ -95,9 +98,22 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 		apiSockets.add(req.socket);
 		sim.log.connectionOpened();
 	}
-	const fault = sim.faults.decide(ex.method, ex.path, ex.rawQuery);
-	const latencyMs = fault.kind === 'status' && fault.latencyMs !== undefined ? fault.latencyMs : sim.faults.config.latencyMs;
-	if (sim.faults.appliesTo(ex.path) && latencyMs > 0) await sleep(latencyMs);
+	const config = sim.faults.config;
+	const applies = sim.faults.appliesTo(ex.path);
+	const inProgress = inProgressOf.get(sim) ?? { count: 0 };
+	inProgressOf.set(sim, inProgress);
+	const overLimit = applies && config.maxInFlight > 0 && inProgress.count >= config.maxInFlight;
+	const fault: FaultDecision = overLimit ? { kind: 'status', status: 429, retryAfterSeconds: config.retryAfterSeconds } : sim.faults.decide(ex.method, ex.path, ex.rawQuery);
+	const jitterMs = config.jitterMs > 0 ? Math.random() * config.jitterMs : 0;
+	const latencyMs = (fault.kind === 'status' && fault.latencyMs !== undefined ? fault.latencyMs : config.latencyMs) + jitterMs;
+	// A request refused for the limit is not being worked on.
+	const counted = applies && !overLimit;
+	if (counted) inProgress.count++;
+	try {
+		if (applies && latencyMs > 0) await sleep(latencyMs);
+	} finally {
+		if (counted) inProgress.count--;
+	}
 	const reply = fault.kind === 'none' ? respond(sim, apiRouter, ex, bodyText, req) : faultReply(fault, ex);
 	const log = () =>
 		sim.log.record({

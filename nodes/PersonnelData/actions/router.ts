@@ -4,7 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { toNodeError } from '../../shared/errors';
 import { resourceByValue } from '../../shared/registry';
 import { checkWholeNumber } from '../../shared/validation';
-import { CONCURRENCY_MAX, mapConcurrently } from './concurrency';
+import { gateFor, NotSentAfterFailure } from '../../shared/transport/rateGate';
+import { AdaptiveLimit } from './adaptiveLimit';
+import type { InFlightLimit } from './concurrency';
+import { CONCURRENCY_MAX, mapConcurrently, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from './concurrency';
+import { NODE_VERSION_COLUMNS } from './versions';
 import { ItemParameters } from './itemParameters';
 import { operationsOf } from './operations';
 import { PerRun } from './read/perRun';
@@ -36,15 +40,24 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const continueOnFail = this.continueOnFail();
 	// A node-wide setting: checked once, before any item. Under Continue a mistake here fails every
 	// item (a thrown error would pass the input items on as if they had succeeded).
-	let concurrency = 1;
+	// Version 1 keeps one write at a time unless its (hidden) Concurrency says otherwise.
+	const adaptive = operation.adaptiveWrites === true && this.getNode().typeVersion >= NODE_VERSION_COLUMNS;
+	let ceiling = 1;
 	let nodeFailure: Error | undefined;
-	if (operation.concurrent) {
+	if (operation.concurrent || adaptive) {
 		try {
-			concurrency = checkWholeNumber(this.getNodeParameter('options.concurrency', 0, 1), 'Options › Concurrency', 1, CONCURRENCY_MAX);
+			const [fallback, most] = adaptive ? [WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX] : [1, CONCURRENCY_MAX];
+			ceiling = checkWholeNumber(this.getNodeParameter('options.concurrency', 0, fallback), 'Options › Concurrency', 1, most);
 		} catch (error) {
 			nodeFailure = toNodeError(this.getNode(), error);
 			if (!continueOnFail) throw nodeFailure;
 		}
+	}
+	let concurrency: number | InFlightLimit = ceiling;
+	if (adaptive && ceiling > 1) {
+		const limit = new AdaptiveLimit(ceiling);
+		gateFor(this).observe((report) => limit.report(report));
+		concurrency = limit;
 	}
 
 	// 1. Every item's input, checked before anything is sent: under On Error → Stop a mistake in
@@ -70,6 +83,9 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	//    order starts: the items already in flight finish (their records are not output), an item
 	//    waiting for an earlier write to its record is not sent. A cancelled execution starts none.
 	const cancelSignal = this.getExecutionCancelSignal();
+	const gate = gateFor(this);
+	// Items whose write was held back because an earlier item had failed: not sent, not failed.
+	const notSent = new Set<number>();
 	let firstFailure = Number.POSITIVE_INFINITY;
 	const settled = await mapConcurrently(
 		items.length,
@@ -80,7 +96,11 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			try {
 				return await item.send();
 			} catch (error) {
-				firstFailure = Math.min(firstFailure, itemIndex);
+				if (error instanceof NotSentAfterFailure) notSent.add(itemIndex);
+				else {
+					firstFailure = Math.min(firstFailure, itemIndex);
+					if (!continueOnFail) gate.stopWritesAfter(itemIndex);
+				}
 				throw toNodeError(this.getNode(), error, itemIndex);
 			}
 		},
@@ -105,7 +125,31 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		if (result.status === 'fulfilled') {
 			for (const json of result.value) output.push({ json, pairedItem: { item: itemIndex } });
 		} else if (continueOnFail) output.push(errorItem(result.reason as Error, itemIndex));
-		else throw result.reason;
+		else throw withLaterOutcomes(result.reason as Error, settled, itemIndex, notSent);
 	}
 	return [output];
+}
+
+const indexList = (indexes: number[]): string => (indexes.length > 10 ? `${indexes.slice(0, 10).join(', ')} and ${indexes.length - 10} more` : indexes.join(', '));
+
+/**
+ * Under On Error → Stop with several items in flight, items after the failing one may already have
+ * been sent when it failed: the error says which were done (their records are not output) and which
+ * failed, so that no write goes unreported.
+ */
+function withLaterOutcomes(error: Error, settled: Array<PromiseSettledResult<unknown> | undefined>, failedIndex: number, notSent: Set<number>): Error {
+	const done: number[] = [];
+	const failed: number[] = [];
+	for (let index = failedIndex + 1; index < settled.length; index++) {
+		const result = settled[index];
+		if (result?.status === 'fulfilled') done.push(index);
+		else if (result?.status === 'rejected' && !notSent.has(index)) failed.push(index);
+	}
+	if (done.length === 0 && failed.length === 0) return error;
+	const parts = [`Items already sent when item ${failedIndex} failed (item indexes from 0; their output is not passed on):`];
+	if (done.length > 0) parts.push(`done: ${indexList(done)}`);
+	if (failed.length > 0) parts.push(`failed too: ${indexList(failed)}`);
+	const described = error as Error & { description?: string | null };
+	described.description = [described.description, parts.join(' ')].filter(Boolean).join('\n\n');
+	return error;
 }

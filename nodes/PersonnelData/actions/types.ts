@@ -53,6 +53,11 @@ export interface Operation<Name extends string = string> {
 	 * (the same `recordKey`) still run in input order.
 	 */
 	concurrent?: boolean;
+	/**
+	 * A write whose items run under an adaptive limit from node version 2 on, by default up to
+	 * WRITE_CONCURRENCY_DEFAULT in flight (Options › Concurrency is the ceiling). Implies `concurrent`.
+	 */
+	adaptiveWrites?: boolean;
 }
 
 export const showFor = (resource: ResourceDefinition, operation: string): IDisplayOptions => ({

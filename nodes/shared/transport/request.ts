@@ -9,7 +9,7 @@ import { cancelSignalOf } from './exchange';
 import type { TransportFailure } from './failure';
 import { withQuery } from './query';
 import { redactorOf, storedSecretsOf } from './redact';
-import { gateFor } from './rateGate';
+import { gateFor, NotSentAfterFailure } from './rateGate';
 import { credentialsOfRun, keepRenewedToken } from './runCredentials';
 import { isIdempotent, isRetryable, retryDelayMs } from './retryPolicy';
 import { attemptOnce } from './tokens';
@@ -49,8 +49,13 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		} catch {
 			throw fail({ stopped: 'cancelled', message: 'the execution was cancelled' }, attempt);
 		}
+		if (request.method !== 'GET' && !gate.mayWrite(request.itemIndex)) {
+			throw new NotSentAfterFailure(`${request.method} ${request.path} was not sent: an earlier item failed`);
+		}
 		const tokenBefore = credentials.accessToken;
+		const startedAt = Date.now();
 		const outcome = await attemptOnce(this, request, url, credentials);
+		gate.report({ status: outcome.failure ? outcome.failure.status : 200, startedAt, ms: Date.now() - startedAt });
 		keepRenewedToken(this, credentials, tokenBefore);
 		if (!outcome.failure) return outcome.body as T;
 		failure = outcome.failure;

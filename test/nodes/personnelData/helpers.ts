@@ -69,3 +69,27 @@ export function queryValues(rawQuery: string, name: string): string[] {
 export const idsOf = (records: readonly IDataObject[]): string[] => records.map((record) => String(record.id));
 
 export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
+
+/** Overlaps shorter than this are the two clocks' rounding, not requests answered at once. */
+const CLOCK_SLACK_MS = 1;
+
+/**
+ * The most requests the simulator was answering at one moment: each entry spans its arrival (the
+ * simulator clock, microseconds) to arrival + its duration, latency included.
+ */
+export function maxInFlight(entries: readonly RequestLogEntry[]): number {
+	const edges: Array<[number, number]> = [];
+	for (const entry of entries) {
+		const start = Date.parse(entry.at) + Number(/\.\d{3}(\d{3})/.exec(entry.at)?.[1] ?? 0) / 1000;
+		edges.push([start, 1], [start + entry.durationMs - CLOCK_SLACK_MS, -1]);
+	}
+	// An end and a start at the same instant do not overlap: ends first.
+	edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+	let current = 0;
+	let most = 0;
+	for (const [, change] of edges) {
+		current += change;
+		most = Math.max(most, current);
+	}
+	return most;
+}

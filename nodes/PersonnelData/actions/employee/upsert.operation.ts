@@ -21,6 +21,7 @@ export const upsert: Operation<'upsert'> = {
 	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
 	description: () => 'Find the record by the column matched on: update it when one matches (only what changed), create it when none does',
 	concurrent: true,
+	adaptiveWrites: true,
 	properties: (resource) => employeeColumnsProperties(resource, 'upsert').map((property) => inVersions(property, [NODE_VERSION_COLUMNS])),
 	prepare(this: IExecuteFunctions, run) {
 		return prepareColumnsWrite(this, 'upsert', run);

@@ -95,6 +95,7 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 		builderHint: WORDING[name].builderHint,
 		// Version 2 offers Options › Concurrency; version 1 has no such option, so its items run one at a time.
 		concurrent: true,
+		adaptiveWrites: true,
 		properties: (resource) =>
 			resource.writable
 				? [

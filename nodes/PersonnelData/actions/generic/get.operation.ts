@@ -20,7 +20,7 @@ export const readInBatchesOption: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether several items read their records with one list request per 100 IDs (up to 3 at a time, or Concurrency when higher) instead of one request per item. A record the list leaves out is still asked for on its own, so each item gets its exact error (403, 404). Off: one request per item, Concurrency at a time.',
+		'Whether several items read their records with one list request per 100 IDs (up to 10 at a time, or Concurrency when higher) instead of one request per item. A record the list leaves out is still asked for on its own, so each item gets its exact error (403, 404). Off: one request per item, Concurrency at a time.',
 };
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {

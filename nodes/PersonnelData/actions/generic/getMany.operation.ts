@@ -5,6 +5,7 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { readListQuery } from '../../../shared/listQuery/parse';
 import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords, maxRequestsOption, readMaxRequests } from '../../../shared/pagination';
+import { collectInRanges, rangePlan } from '../../../shared/rangedWalk';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
@@ -77,6 +78,15 @@ export const getMany: Operation<'getMany'> = {
 		const maxRequests = readMaxRequests(options.maxRequests);
 		const simplify = read('simplify', false);
 		const day = asOfDay(options.asOfDate);
-		return async () => simplifyRecords(await collectRecords.call(this, request, { limit, itemIndex, maxRequests }), simplify, day);
+		const plan = limit === undefined ? rangePlan(resource, request) : undefined;
+		const collect = async () => {
+			if (plan) {
+				const inRanges = await collectInRanges.call(this, request, plan, { itemIndex, maxRequests });
+				if (Array.isArray(inRanges)) return inRanges;
+				// Ranges refused (see rangedWalk.ts): one cursor, as the user asked, gives the exact answer.
+			}
+			return await collectRecords.call(this, request, { limit, itemIndex, maxRequests });
+		};
+		return async () => simplifyRecords(await collect(), simplify, day);
 	},
 };

@@ -22,10 +22,10 @@ export const REQUESTS_PER_CHUNK = 50;
 
 /**
  * List requests the batched reader keeps in flight at least, whatever the node's Concurrency: each
- * carries up to 100 values, so three at a time is still far fewer requests than one per item at
- * Concurrency 1, and a run of 1,000 records waits for four round trips instead of ten.
+ * carries up to 100 values, so ten at a time is still a hundredth of one request per item, and a
+ * run of 1,000 records waits for one round trip instead of ten: what matters 150 ms away.
  */
-export const LIST_REQUESTS_IN_FLIGHT = 3;
+export const LIST_REQUESTS_IN_FLIGHT = 10;
 
 /** The list requests a batched read keeps in flight under the node's Concurrency. */
 export const listRequestsInFlight = (concurrency = 1): number => Math.max(concurrency, LIST_REQUESTS_IN_FLIGHT);

@@ -1,15 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
-import { withArticle } from '../../../shared/descriptions/labels';
+import { optionsCollection, withArticle } from '../../../shared/descriptions/labels';
 import { InputError } from '../../../shared/errors';
 import { systemTimeType } from '../../../shared/registry/resources/systemTimeType';
 import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import { uuidSchema } from '../../../shared/validation';
+import { writeConcurrencyOption } from '../concurrency';
 import { parseJsonObject } from '../json';
+import type { PerRun } from '../read/perRun';
+import { inVersions, NODE_VERSION_COLUMNS } from '../versions';
 import { recordPath, requireUuid } from '../recordPath';
-import type { Operation } from '../types';
+import type { Operation, SendItem } from '../types';
 
 /** Fields the API derives or reports; sending them is a mistake the user should hear about. */
 const RESPONSE_ONLY = ['source_system', 'id', 'org_id', 'system_integration_id', 'inserted_at', 'updated_at'];
@@ -54,6 +57,7 @@ const properties: INodeProperties[] = [
 		default: '{}',
 		description: 'Further fields as a JSON object; the fields above take precedence. The source system is never sent.',
 	},
+	inVersions(optionsCollection([writeConcurrencyOption]), [NODE_VERSION_COLUMNS]),
 ];
 
 function timeTypeBody(read: <T>(name: string, fallback: T) => T): IDataObject {
@@ -80,6 +84,33 @@ function timeTypeBody(read: <T>(name: string, fallback: T) => T): IDataObject {
 	return { [WRITE_ENVELOPE]: data };
 }
 
+const identifier = (value: unknown): string | undefined =>
+	typeof value === 'string' && value.trim() !== '' ? value.trim().toLowerCase() : undefined;
+
+/**
+ * The record an item writes, for the router's one-record-at-a-time rule. The API updates the type
+ * of the integration with the same type_code or external_type_id, so two items naming different
+ * identifiers may still reach one stored type (one with that code and that external ID). Only when
+ * every item of an integration names exactly one identifier, the same kind for all, do different
+ * values mean different types; otherwise the integration's items are written one after another.
+ * Keys are compared in lower case: a server that matches without regard to case is covered too.
+ */
+function recordKeyOf(perRun: PerRun, integrationId: string, data: IDataObject): () => string {
+	const code = identifier(data.type_code);
+	const external = identifier(data.external_type_id);
+	const kinds = perRun.of('timeTypeKinds', () => new Map<string, Set<string>>());
+	const integration = integrationId.toLowerCase();
+	const seen = kinds.get(integration) ?? new Set<string>();
+	kinds.set(integration, seen);
+	seen.add(code !== undefined && external === undefined ? 'code' : external !== undefined && code === undefined ? 'external' : 'other');
+	// Read once every item is prepared (the router asks when it sends), so `seen` is the whole run's.
+	return () => {
+		if (seen.size === 1 && seen.has('code')) return `${integration}|code=${code}`;
+		if (seen.size === 1 && seen.has('external')) return `${integration}|external=${external}`;
+		return integration;
+	};
+}
+
 export const createOrUpdate: Operation<'createOrUpdate'> = {
 	name: 'createOrUpdate',
 	offeredFor: (resource) => resource === systemTimeType,
@@ -88,11 +119,14 @@ export const createOrUpdate: Operation<'createOrUpdate'> = {
 	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
 	description: () => 'Create a time type, or update the one with the same code in that integration; returns the stored time type',
 	properties: () => properties,
+	// Version 1 has no Options › Concurrency: its items run one at a time.
+	adaptiveWrites: true,
 
-	prepare(this: IExecuteFunctions, { resource, itemIndex, read }) {
+	prepare(this: IExecuteFunctions, { resource, itemIndex, read, perRun }) {
 		const integrationId = requireUuid(read<string>('systemIntegrationId', '').trim(), 'system integration', 'System Integration ID');
 		const body = timeTypeBody(read);
-		return async () => {
+		const recordKey = recordKeyOf(perRun, integrationId, body[WRITE_ENVELOPE] as IDataObject);
+		const send: SendItem = async () => {
 			const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
 				method: 'POST',
 				path: recordPath(resource.paths.createOrUpdate as string, integrationId),
@@ -102,5 +136,6 @@ export const createOrUpdate: Operation<'createOrUpdate'> = {
 			});
 			return [(response.data as IDataObject | undefined) ?? response];
 		};
+		return Object.defineProperty(send, 'recordKey', { get: recordKey, enumerable: true });
 	},
 };

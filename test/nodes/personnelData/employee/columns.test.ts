@@ -268,6 +268,17 @@ describe('Personnel Data, version 2: employee writes from columns', () => {
 				items: items([{ employee_number: person.employee_number, phone1: '+46 9' }, { employee_number: shared, phone1: '1' }, { employee_number: freshNumber(), first_name: 'Not', last_name: 'Sent' }]),
 			});
 			expect(stopped.error?.message).toMatch(new RegExp(`2 employees have employee_number ${shared}`));
+			// Several in flight by default: the row after the failing one had started, and had shared its
+			// lookup, but its write is checked at the last moment and never sent.
+			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
+
+			// At Concurrency 1 nothing after the failing row is sent.
+			sim().clearRequests();
+			const one = await run(bed, upsertOn('employee_number', { concurrency: 1 }), {
+				...V2,
+				items: items([{ employee_number: person.employee_number, phone1: '+46 10' }, { employee_number: shared, phone1: '1' }, { employee_number: freshNumber(), first_name: 'Not', last_name: 'Sent' }]),
+			});
+			expect(one.error?.message).toMatch(new RegExp(`2 employees have employee_number ${shared}`));
 			expect(writes().map((entry) => entry.method)).toEqual(['PATCH']);
 		});
 

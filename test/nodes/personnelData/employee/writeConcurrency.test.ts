@@ -1,8 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../../../../scripts/simulator/requestLog';
 import { useTestBed } from '../../setup';
-import { apiRequests, byId, jsonOf, outputOf, run } from '../helpers';
+import { apiRequests, byId, jsonOf, maxInFlight, outputOf, run } from '../helpers';
 
 /** Node version 2's writes under Options › Concurrency: overlapping, yet one record's writes in input order. */
 const V2 = { typeVersion: 2 };
@@ -10,30 +9,6 @@ const LATENCY_MS = 30;
 
 const items = (rows: IDataObject[]): INodeExecutionData[] => rows.map((json) => ({ json }));
 const automatically = (matchingColumns: string[] = []): INodeParameters => ({ mappingMode: 'autoMapInputData', value: null, matchingColumns, schema: [] });
-
-/** Overlaps shorter than this are the two clocks' rounding, not requests answered at once. */
-const CLOCK_SLACK_MS = 1;
-
-/**
- * The most requests the simulator was answering at one moment: each entry spans its arrival (the
- * simulator clock, microseconds) to arrival + its duration, latency included.
- */
-function maxInFlight(entries: readonly RequestLogEntry[]): number {
-	const edges: Array<[number, number]> = [];
-	for (const entry of entries) {
-		const start = Date.parse(entry.at) + Number(/\.\d{3}(\d{3})/.exec(entry.at)?.[1] ?? 0) / 1000;
-		edges.push([start, 1], [start + entry.durationMs - CLOCK_SLACK_MS, -1]);
-	}
-	// An end and a start at the same instant do not overlap: ends first.
-	edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-	let current = 0;
-	let most = 0;
-	for (const [, change] of edges) {
-		current += change;
-		most = Math.max(most, current);
-	}
-	return most;
-}
 
 describe('Personnel Data, version 2: employee writes under Options › Concurrency', () => {
 	const bed = useTestBed();
@@ -85,9 +60,9 @@ describe('Personnel Data, version 2: employee writes under Options › Concurren
 		expect(maxInFlight(writes())).toBeLessThanOrEqual(5);
 	});
 
-	it('Concurrency 1 (the default) writes one at a time; Create at Concurrency 5 runs five at a time', async () => {
+	it('Concurrency 1 writes one at a time; Create at Concurrency 5 runs five at a time', async () => {
 		const rows = Array.from({ length: 10 }, (_, index) => ({ employee_number: freshNumber(), first_name: 'One', last_name: `By One ${index}` }));
-		expect(jsonOf(await run(bed, { ...upsert(1), options: {} }, { ...V2, items: items(rows) })).every((record) => record.writeOutcome === 'created')).toBe(true);
+		expect(jsonOf(await run(bed, upsert(1), { ...V2, items: items(rows) })).every((record) => record.writeOutcome === 'created')).toBe(true);
 		expect(maxInFlight(writes())).toBe(1);
 
 		const created = await run(bed, { resource: 'employee', operation: 'create', columns: automatically(), options: { concurrency: 5 } }, { ...V2, items: items(rows.map((row) => ({ ...row, employee_number: freshNumber() }))) });

@@ -1,0 +1,118 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { rangeTiming } from '../../../../nodes/shared/rangedWalk';
+import { useTestBed } from '../../setup';
+import { apiRequests, idsOf, jsonOf, run } from '../helpers';
+
+/**
+ * Return All ordered by Inserted At reads several inserted_at ranges at once, and must give what one
+ * cursor gives: Limit never uses ranges, so a Limit above the count is the single-cursor reference.
+ */
+const ordered = (direction: 'asc' | 'desc', more: INodeParameters = {}): INodeParameters => ({
+	resource: 'employee',
+	operation: 'getMany',
+	returnAll: true,
+	options: { orderBy: 'inserted_at', orderDirection: direction },
+	...more,
+});
+const oneCursor = (direction: 'asc' | 'desc'): INodeParameters => ordered(direction, { returnAll: false, limit: 1_000_000 });
+const rangeRequests = (entries: ReturnType<typeof apiRequests>) => entries.filter((entry) => entry.rawQuery.includes('filters%5Binserted_at%5D'));
+
+describe('Personnel Data: Return All in inserted_at ranges', () => {
+	const bed = useTestBed();
+	const sim = () => bed.simulator.sim;
+	// Ranges even on loopback, where they would not pay (rangedWalk.ts).
+	beforeAll(() => (rangeTiming.worthMsPerPage = 0));
+	afterAll(() => (rangeTiming.worthMsPerPage = 40));
+
+	beforeAll(() => {
+		// At least 1,500 employees: well past the pages read with one cursor before ranges start.
+		const missing = 1_500 - sim().getRecords('employees').length;
+		if (missing > 0) sim().createRecords('employees', missing, { restricted: false });
+	});
+
+	it.each(['asc', 'desc'] as const)('%s: the same records in the same order as one cursor, with ranges in flight together', async (direction) => {
+		const reference = jsonOf(await run(bed, oneCursor(direction)));
+		const referenceRequests = apiRequests(bed).length;
+		const ranged = await run(bed, ordered(direction));
+		expect(ranged.error).toBeUndefined();
+		expect(jsonOf(ranged)).toEqual(reference);
+		const sent = apiRequests(bed);
+		expect(rangeRequests(sent).length).toBeGreaterThan(0);
+		// The pages, one probe of the other end, and at most one page per boundary more.
+		expect(sent.length).toBeLessThanOrEqual(referenceRequests + 1 + 3);
+	});
+
+	it('a server answering quickly (no latency, production timing): the same cursor goes on alone; 50 ms away: ranges', async () => {
+		rangeTiming.worthMsPerPage = 40;
+		try {
+			const reference = jsonOf(await run(bed, oneCursor('asc')));
+			const quick = await run(bed, ordered('asc'));
+			expect(jsonOf(quick)).toEqual(reference);
+			expect(rangeRequests(apiRequests(bed))).toHaveLength(0);
+			sim().setFaults({ latencyMs: 50, applyToProvisioning: false });
+			const distant = await run(bed, ordered('asc'));
+			expect(idsOf(jsonOf(distant))).toEqual(idsOf(reference));
+			expect(rangeRequests(apiRequests(bed)).length).toBeGreaterThan(0);
+		} finally {
+			rangeTiming.worthMsPerPage = 0;
+		}
+	});
+
+	it('a listing of three pages or fewer costs exactly its pages, as with one cursor', async () => {
+		const few = ordered('asc', { filters: { filter: [{ field: 'last_name', operator: 'ilike', value: 'a%' }] } });
+		const result = await run(bed, few);
+		expect(result.error).toBeUndefined();
+		expect(rangeRequests(apiRequests(bed))).toHaveLength(0);
+	});
+
+	it('a server that adds, changes and hides employees during the read: each employee at most once, the untouched ones all there, in order', async () => {
+		sim().setFaults({ latencyMs: 15, applyToProvisioning: false });
+		const before = sim().getRecords('employees').filter((record) => !record.deleted_at);
+		const hidden = new Set(before.filter((_, index) => index % 97 === 5).map((record) => record.id));
+		const touched = before.filter((_, index) => index % 89 === 3).map((record) => record.id);
+		let step = 0;
+		const mutating = setInterval(() => {
+			step++;
+			sim().createRecords('employees', 3, { restricted: false });
+			if (step === 2) sim().deleteRecords('employees', [...hidden]);
+			if (step === 3) sim().touchRecords('employees', touched);
+		}, 20);
+		try {
+			const result = await run(bed, ordered('asc'));
+			expect(result.error).toBeUndefined();
+			const records = jsonOf(result);
+			const ids = idsOf(records);
+			expect(new Set(ids).size).toBe(ids.length);
+			const times = records.map((record) => Date.parse(String(record.inserted_at)));
+			expect(times).toEqual([...times].sort((a, b) => a - b));
+			const seen = new Set(ids);
+			const untouched = before.filter((record) => !hidden.has(record.id));
+			expect(untouched.filter((record) => !seen.has(record.id))).toEqual([]);
+			expect(rangeRequests(apiRequests(bed)).length).toBeGreaterThan(0);
+		} finally {
+			clearInterval(mutating);
+		}
+	});
+
+	it('a server that refuses the range filter (400): read again with one cursor, the same answer', async () => {
+		const reference = jsonOf(await run(bed, oneCursor('asc')));
+		sim().queueFault({ pathPrefix: '/v1/org/employees', method: 'GET', status: 400, count: 1, queryIncludes: 'filters%5Binserted_at%5D' });
+		const result = await run(bed, ordered('asc'));
+		expect(result.error).toBeUndefined();
+		expect(idsOf(jsonOf(result))).toEqual(idsOf(reference));
+	});
+
+	it('one cursor where ranges cannot keep the answer: a filter on inserted_at given by the user, another order, a select without inserted_at', async () => {
+		const cases: INodeParameters[] = [
+			ordered('asc', { filters: { filter: [{ field: 'inserted_at', operator: 'gte', value: '2000-01-01T00:00:00Z' }] } }),
+			{ ...ordered('asc'), options: { orderBy: 'last_name', orderDirection: 'asc' } },
+			{ ...ordered('asc'), options: { orderBy: 'inserted_at', orderDirection: 'asc', select: ['first_name'] } },
+		];
+		for (const parameters of cases) {
+			const result = await run(bed, parameters);
+			expect(result.error?.message).toBeUndefined();
+			expect(rangeRequests(apiRequests(bed)).filter((entry) => (entry.query as IDataObject)?.filters !== undefined && !String(entry.rawQuery).includes('%5Bop%5D=gte&filters%5Binserted_at%5D%5Bvalue%5D=2000'))).toHaveLength(0);
+		}
+	});
+});
