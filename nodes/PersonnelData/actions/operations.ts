@@ -2,7 +2,7 @@ import type { ResourceDefinition } from '../../shared/registry';
 import { create } from './employee/create.operation';
 import { replace } from './employee/replace.operation';
 import { update } from './employee/update.operation';
-import { upsert } from './employee/upsert.operation';
+import { upsert } from './employee/v2/upsert.operation';
 import { get } from './generic/get.operation';
 import { getMany } from './generic/getMany.operation';
 import { createOrUpdate } from './systemTimeType/createOrUpdate.operation';

@@ -2,9 +2,9 @@ import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
 import { discoverFields } from '../../shared/fields/discover';
 import { resourceByValue } from '../../shared/registry';
-import type { MapperOperation } from '../actions/employee/columns';
-import { employeeColumns } from '../actions/employee/columns';
-import { COLUMNS_METHOD } from '../actions/employee/columns.description';
+import type { MapperOperation } from '../actions/employee/v2/columns';
+import { employeeColumns } from '../actions/employee/v2/columns';
+import { COLUMNS_METHOD } from '../actions/employee/v2/columns.description';
 
 const MAPPER_OPERATIONS: readonly MapperOperation[] = ['create', 'update', 'replace', 'upsert'];
 

@@ -9,7 +9,7 @@ import type { OperationRun } from '../types';
 import { checkFieldName } from '../../../shared/fields/names';
 import type { DatedRow, HistoryEdit, PlacedEntry } from './datedRows';
 import { checkDatedHistory, placedEntriesFromJson, planDatedRows } from './datedRows';
-import { fieldsByName } from './fieldsByName';
+import { fieldsByName } from './v1/fieldsByName';
 
 /** The employee writes of node version 1 (version 2 adds Create or Update, see columns.ts). */
 export type WriteName = 'create' | 'update' | 'replace';

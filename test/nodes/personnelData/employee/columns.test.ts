@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { employeeColumns } from '../../../../nodes/PersonnelData/actions/employee/columns';
+import { employeeColumns } from '../../../../nodes/PersonnelData/actions/employee/v2/columns';
 import { NOTHING_DISCOVERED, observeRecords } from '../../../../nodes/shared/fields/discover';
 import { employee as employeeResource } from '../../../../nodes/shared/registry/resources/employee';
 import { useTestBed } from '../../setup';

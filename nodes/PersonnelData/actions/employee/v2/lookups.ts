@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { toNodeError } from '../../../shared/errors';
-import type { ResourceDefinition } from '../../../shared/registry';
-import type { PerRun } from '../read/perRun';
-import { keyOf, readRecordsWhere } from '../read/recordsWhere';
+import { toNodeError } from '../../../../shared/errors';
+import type { ResourceDefinition } from '../../../../shared/registry';
+import type { PerRun } from '../../read/perRun';
+import { keyOf, readRecordsWhere } from '../../read/recordsWhere';
 
 /**
  * The employees the items of one execution look up, read together on first use: every item is

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/errors';
-import { checkFieldName } from '../../../shared/fields/names';
-import type { ResourceDefinition } from '../../../shared/registry';
-import type { OperationRun } from '../types';
+import { InputError } from '../../../../shared/errors';
+import { checkFieldName } from '../../../../shared/fields/names';
+import type { ResourceDefinition } from '../../../../shared/registry';
+import type { OperationRun } from '../../types';
 
 interface FieldByNameRow {
 	name?: unknown;

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { fieldPicker } from '../../../shared/descriptions/fieldPicker';
-import { labelOf } from '../../../shared/descriptions/labels';
-import { recordLocator } from '../../../shared/descriptions/recordLocator';
-import type { ResourceDefinition } from '../../../shared/registry';
-import { DEFAULT_HISTORY_MODE, HISTORY_MODES } from './datedRows';
-import type { WriteName } from './payload';
+import { fieldPicker } from '../../../../shared/descriptions/fieldPicker';
+import { labelOf } from '../../../../shared/descriptions/labels';
+import { recordLocator } from '../../../../shared/descriptions/recordLocator';
+import type { ResourceDefinition } from '../../../../shared/registry';
+import { DEFAULT_HISTORY_MODE, HISTORY_MODES } from '../datedRows';
+import type { WriteName } from '../payload';
 
 type Writable = NonNullable<ResourceDefinition['writable']>;
 

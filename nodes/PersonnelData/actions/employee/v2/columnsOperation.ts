@@ -1,20 +1,20 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/errors';
-import { locatorValue } from '../../../shared/listQuery/parse';
-import type { ResourceDefinition } from '../../../shared/registry';
-import type { ApiRequest } from '../../../shared/transport';
-import { apiRequest } from '../../../shared/transport';
-import { recordPath, requireUuid } from '../recordPath';
-import type { OperationRun, SendItem } from '../types';
+import { InputError } from '../../../../shared/errors';
+import { locatorValue } from '../../../../shared/listQuery/parse';
+import type { ResourceDefinition } from '../../../../shared/registry';
+import type { ApiRequest } from '../../../../shared/transport';
+import { apiRequest } from '../../../../shared/transport';
+import { recordPath, requireUuid } from '../../recordPath';
+import type { OperationRun, SendItem } from '../../types';
 import type { MapperOperation } from './columns';
 import { WRITE_OUTCOME_FIELD } from './columns.description';
 import type { ColumnsInput } from './columnsWrite';
 import { checkedWrite, nothingToWrite, patchBody, readColumns, requireMatchValue, withoutUnchanged } from './columnsWrite';
 import type { EmployeeLookup } from './lookups';
 import { lookupFor } from './lookups';
-import type { EmployeeWrite } from './payload';
+import type { EmployeeWrite } from '../payload';
 
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
 

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/descriptions/labels';
-import { writeConcurrencyOption } from '../concurrency';
-import { recordLocator } from '../../../shared/descriptions/recordLocator';
-import type { ResourceDefinition } from '../../../shared/registry';
+import { optionsCollection } from '../../../../shared/descriptions/labels';
+import { writeConcurrencyOption } from '../../concurrency';
+import { recordLocator } from '../../../../shared/descriptions/recordLocator';
+import type { ResourceDefinition } from '../../../../shared/registry';
 import type { MapperOperation } from './columns';
 
 /** The output field that says what a version 2 write did (documented in docs/operations.md). */

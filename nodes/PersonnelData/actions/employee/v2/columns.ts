@@ -1,10 +1,10 @@
 import type { FieldType as MapperFieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
-import type { DiscoveredFields } from '../../../shared/fields/discover';
-import { labelOf } from '../../../shared/descriptions/labels';
-import { InputError } from '../../../shared/errors';
-import { checkFieldName } from '../../../shared/fields/names';
-import type { FieldType, ResourceDefinition } from '../../../shared/registry';
+import type { DiscoveredFields } from '../../../../shared/fields/discover';
+import { labelOf } from '../../../../shared/descriptions/labels';
+import { InputError } from '../../../../shared/errors';
+import { checkFieldName } from '../../../../shared/fields/names';
+import type { FieldType, ResourceDefinition } from '../../../../shared/registry';
 
 /**
  * The columns of the employee writes' column mapper (node version 2): the registry's writable

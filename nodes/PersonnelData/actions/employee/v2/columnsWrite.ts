@@ -1,19 +1,19 @@
 import type { IDataObject, IExecuteFunctions, ResourceMapperValue } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { WRITE_ENVELOPE } from '../../../shared/apiChoices';
-import type { DatedEntry } from '../../../shared/datedValues';
-import { isDatedArray, sortNewestFirst, valueInForce } from '../../../shared/datedValues';
-import { InputError } from '../../../shared/errors';
-import type { ResourceDefinition } from '../../../shared/registry';
-import { parseJsonObject } from '../json';
-import type { OperationRun } from '../types';
+import { WRITE_ENVELOPE } from '../../../../shared/apiChoices';
+import type { DatedEntry } from '../../../../shared/datedValues';
+import { isDatedArray, sortNewestFirst, valueInForce } from '../../../../shared/datedValues';
+import { InputError } from '../../../../shared/errors';
+import type { ResourceDefinition } from '../../../../shared/registry';
+import { parseJsonObject } from '../../json';
+import type { OperationRun } from '../../types';
 import type { MappedValues } from './columns';
 import { mappedValues } from './columns';
-import type { DatedRow, HistoryEdit } from './datedRows';
-import { mergeHistories } from './datedHistory';
-import type { EmployeeWrite } from './payload';
-import { employeeWrite } from './payload';
+import type { DatedRow, HistoryEdit } from '../datedRows';
+import { mergeHistories } from '../datedHistory';
+import type { EmployeeWrite } from '../payload';
+import { employeeWrite } from '../payload';
 
 /** `columns.mappingMode` of n8n's resource mapper. */
 const MAP_AUTOMATICALLY = 'autoMapInputData';

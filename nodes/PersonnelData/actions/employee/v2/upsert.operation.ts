@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { withArticle } from '../../../shared/descriptions/labels';
-import { employee } from '../../../shared/registry/resources/employee';
-import type { Operation } from '../types';
-import { inVersions, NODE_VERSION_COLUMNS } from '../versions';
+import { withArticle } from '../../../../shared/descriptions/labels';
+import { employee } from '../../../../shared/registry/resources/employee';
+import type { Operation } from '../../types';
+import { inVersions, NODE_VERSION_COLUMNS } from '../../versions';
 import { employeeColumnsProperties } from './columns.description';
 import { prepareColumnsWrite } from './columnsOperation';
 
