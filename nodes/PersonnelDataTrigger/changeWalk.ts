@@ -109,7 +109,7 @@ async function countIfAnswered(this: IPollFunctions, setup: PollSetup, at: strin
  * gives one timestamp to many records, or seconds only): a cursor goes on after its place, so
  * these would never come. Read when the server's count at `at` is more than the ids known there.
  */
-async function behindCursor(this: IPollFunctions, setup: PollSetup, run: PollRun, at: string, known: Set<string>): Promise<IDataObject[]> {
+async function behindCursor(this: IPollFunctions, setup: PollSetup, run: PollRun, at: string, known: Set<string>): Promise<{ found: IDataObject[]; complete: boolean }> {
 	const plan: WalkPlan = { purpose: 'changes', op: 'eq', from: at };
 	const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, setup.query, plan));
 	const found: IDataObject[] = [];
@@ -119,11 +119,15 @@ async function behindCursor(this: IPollFunctions, setup: PollSetup, run: PollRun
 			if (change && compareTimestamps(change.at, at) === 0 && !known.has(change.id)) found.push(record);
 		}
 	}
-	if (!walk.complete) {
-		throw new NodeOperationError(this.getNode(), `Records were added at ${at} after an earlier poll had read past that time, and this poll could not list them within its time budget; the next poll tries again`);
-	}
-	return found;
+	return { found, complete: walk.complete };
 }
+
+/**
+ * Without a count from the server, a group is listed again only up to this size: a clock's
+ * same-second group is small, and a bulk import's one timestamp is long past when the walk
+ * that stopped in it goes on.
+ */
+const UNCOUNTED_GROUP_MAX = 1_000;
 
 /** A walk an earlier poll stopped in, read on; `count`: the records at the new watermark, where known. */
 interface Resumed {
@@ -145,25 +149,31 @@ export async function resumedWalk(this: IPollFunctions, setup: PollSetup, state:
 		this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor the last poll stopped at; reading again from the last change sent');
 		return undefined;
 	}
-	if (countBefore === null || watermark === null) return { read, count: null };
+	if (watermark === null) return { read, count: null };
 	const at = (change: Change) => compareTimestamps(change.at, watermark);
 	if (read.stopped && !read.seen.some((change) => at(change) > 0)) return { read, count: null }; // still inside the group
 	// Sent there earlier and seen later in this walk: changed again, no longer at the watermark.
 	const left = new Set(read.seen.filter((change) => at(change) > 0).map((change) => change.id));
 	const known = new Set([...state.idsAtWatermark.filter((id) => !left.has(id)), ...read.seen.filter((change) => at(change) === 0).map((change) => change.id)]);
+	let listGroup: boolean;
+	if (countBefore === null) listGroup = known.size <= UNCOUNTED_GROUP_MAX;
+	// The condition hides records from the ids; the count without it must not have grown since the cut.
+	else if (setup.conditioned) listGroup = resume.countAtCut === undefined || resume.countAtCut === null || countBefore > resume.countAtCut;
+	// A walk that got to the end saw every record that left; one that stopped may not have.
+	else listGroup = read.stopped || known.size < countBefore;
 	let behind: IDataObject[] = [];
-	if (setup.conditioned) {
-		// The condition hides records from the ids; the count without it must not have grown since the cut.
-		const cut = resume.countAtCut;
-		if (cut === undefined || cut === null || countBefore > cut) behind = await behindCursor.call(this, setup, run, watermark, known);
-	} else if (read.stopped || known.size < countBefore) {
-		// A walk that got to the end saw every record that left; one that stopped may not have: list the group to be sure.
-		behind = await behindCursor.call(this, setup, run, watermark, known);
+	if (listGroup) {
+		const listed = await behindCursor.call(this, setup, run, watermark, known);
+		if (!listed.complete && countBefore !== null) {
+			throw new NodeOperationError(this.getNode(), `Records were added at ${watermark} after an earlier poll had read past that time, and this poll could not list them within its time budget; the next poll tries again`);
+		}
+		if (!listed.complete) this.logger.info(`Personnel Data Trigger: the records at ${watermark} could not all be listed again within this poll's time budget`);
+		behind = listed.found;
 	}
 	const changes = behind.map((record) => changeOf(record, setup.field) as Change);
 	const merged = { ...read, records: [...behind, ...read.records], changes: [...changes, ...read.changes], seen: [...changes, ...read.seen] };
 	const next = nextWatermark(state, merged.changes);
 	// The group at the old watermark is known whole now; a later one was read whole in this walk.
 	const count = next === watermark ? known.size + behind.length : countOf(merged.seen, next);
-	return { read: merged, count: read.stopped || setup.conditioned ? null : count };
+	return { read: merged, count: read.stopped || setup.conditioned || countBefore === null ? null : count };
 }

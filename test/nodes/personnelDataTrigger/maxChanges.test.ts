@@ -51,8 +51,12 @@ describe('Personnel Data Trigger: Max Changes per Poll', () => {
 		expect(all.sort()).toEqual(changePairs(burst).sort());
 	});
 
-	it('across bursts at several timestamps and changes arriving between polls: oldest first, exactly once', async () => {
+	it.each([
+		['gives total_count', 'inPagination'],
+		['gives no total_count', 'absent'],
+	] as const)('across bursts at several timestamps and changes arriving between polls, on a server that %s: oldest first, exactly once', async (_, totalCount) => {
 		const { sim } = bed.simulator;
+		sim.setVariation({ totalCount });
 		const parameters = capped(100);
 		expect((await pollOk(bed, parameters)).items).toBeNull();
 		const changed: string[] = [];
