@@ -134,7 +134,7 @@ export function triggerWorkflow(
 	triggerName: string,
 	credential: CredentialRef,
 	parameters: Record<string, unknown>,
-	cronExpression: string,
+	cronExpression: string | string[],
 ): WorkflowFile {
 	return linkedWorkflow(id, name, [triggerNode(triggerName, credential, parameters, cronExpression)]);
 }
