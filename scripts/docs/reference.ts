@@ -7,7 +7,7 @@
 import { HTTP, PAGE_SIZE_MAX } from '../../nodes/shared/apiChoices';
 import type { ResourceDefinition } from '../../nodes/shared/registry';
 import { filterableFields, orderableFields, RESOURCES } from '../../nodes/shared/registry';
-import { CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
+import { CONCURRENCY_MAX, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import type { OperationName } from '../../nodes/PersonnelData/actions/operations';
 import { operationsOf } from '../../nodes/PersonnelData/actions/operations';
 import { readsInBatches } from '../../nodes/PersonnelData/actions/read/recordsById';
@@ -16,6 +16,7 @@ import { TOOL_MAX_BYTES, TOOL_MAX_RECORDS } from '../../nodes/PersonnelData/acti
 import { eventsOf } from '../../nodes/PersonnelDataTrigger/events';
 import { WATCH_RECORDS_MAX } from '../../nodes/PersonnelDataTrigger/watchFields';
 import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from '../../nodes/PersonnelDataTrigger/setup';
+import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
 
 export const REFERENCE_PAGE = 'docs/operations.md';
 export const REFERENCE_BLOCK = 'reference (npm run docs:reference)';
@@ -105,10 +106,11 @@ function limits(): string {
 			['Attempts of a retried request', int(HTTP.maxAttempts)],
 			['Longest `Retry-After` waited for', minutes(HTTP.retryAfterMaxMs)],
 			['Freshly provisioned tokens refused before a run stops', int(HTTP.refusedFreshTokensPerRun)],
-			['*Options → Concurrency*', `1 to ${CONCURRENCY_MAX}`],
+			['*Options → Concurrency*', `1 to ${CONCURRENCY_MAX} on Get; on the writes of version 2 a ceiling of 1 to ${WRITE_CONCURRENCY_MAX} (default ${WRITE_CONCURRENCY_DEFAULT}, adaptive)`],
 			['Batched reads and lookups', `${VALUES_PER_REQUEST} values a request, at least ${LIST_REQUESTS_IN_FLIGHT} requests in flight`],
 			['As an AI tool', `${TOOL_MAX_RECORDS} records, ${int(TOOL_MAX_BYTES)} bytes of JSON per answer`],
 			['Trigger: *Look-Back Window*', `${int(LOOKBACK_MAX_MINUTES)} minutes`],
+			['Trigger: *Time Budget per Poll*', `1 to ${DEFAULT_READ_BUDGET_SECONDS} s (default ${DEFAULT_READ_BUDGET_SECONDS} s; on n8n's durable scheduler at most 70 % of the budget n8n gives)`],
 			['Trigger: *Max Changes per Poll*', `0 (no cap) to ${int(MAX_CHANGES_CEILING)}`],
 			['Trigger: records kept by *Watch Fields*', int(WATCH_RECORDS_MAX)],
 		],
