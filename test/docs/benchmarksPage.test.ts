@@ -1,0 +1,19 @@
+/**
+ * docs/benchmarks.md shows the last full benchmark run: its generated block is the page text that
+ * run rendered and kept in bench/results/latest.json (`npm run bench` writes both).
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { BENCHMARK_BLOCK } from '../../bench/run';
+import { readBlock } from '../../scripts/docs/generatedBlock';
+
+const ROOT = resolve(__dirname, '../..');
+
+describe('the benchmark page', () => {
+	it('shows the figures of bench/results/latest.json (run `npm run bench` when this fails)', () => {
+		const latest = JSON.parse(readFileSync(join(ROOT, 'bench/results/latest.json'), 'utf8')) as { quick?: boolean; page?: unknown };
+		expect({ quick: latest.quick, hasPage: typeof latest.page === 'string' }).toEqual({ quick: false, hasPage: true });
+		expect(readBlock(join(ROOT, 'docs/benchmarks.md'), BENCHMARK_BLOCK)).toBe(String(latest.page).trim());
+	});
+});
