@@ -18,6 +18,7 @@ import {
 	loadProblems,
 	prepareUserFolder,
 	startServer,
+	waitForPublication,
 	type N8nServer,
 	type N8nUserFolder,
 } from '../../scripts/n8n/driver';
@@ -114,7 +115,15 @@ export async function runLane(spec: LaneSpec): Promise<LaneResult> {
 		sim.setFaults({ latencyMs: LATENCY_MS, applyToProvisioning: false });
 		sim.resetStats();
 
+		// Changes made from here on are the workflows' to send: n8n 2.41 activates in the background, so wait for it.
 		for (const flow of FLOWS) await server.activateWorkflow(WORKFLOW_IDS[flow]);
+		for (const flow of FLOWS) {
+			const publication = await waitForPublication(server, WORKFLOW_IDS[flow]);
+			if (!['published', 'synchronous'].includes(publication.status)) {
+				const errors = (publication.triggers ?? []).map((trigger) => trigger.errorMessage).filter(Boolean);
+				ledger.problems.push(`${flow}: activation ${publication.status}: ${errors.join('; ')}`);
+			}
+		}
 		ledger.mark('activated');
 		await sleep(1100);
 

@@ -18,3 +18,4 @@ export * from './userFolder';
 export * from './cli';
 export * from './server';
 export * from './executions';
+export * from './publication';
