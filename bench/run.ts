@@ -27,8 +27,13 @@ import {
 	type TokensResult,
 	type TriggerResult,
 } from './common';
+import { writeBlock } from '../scripts/docs/generatedBlock';
 import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
 import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, n8nSectionKeys, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
+
+/** The page whose tables a full run rewrites (between its generated-block markers). */
+const BENCHMARK_PAGE = 'docs/benchmarks.md';
+const BENCHMARK_BLOCK = 'benchmark (npm run bench)';
 
 interface Plan {
 	quick: boolean;
@@ -560,6 +565,11 @@ async function main(): Promise<void> {
 		)}\n`,
 	);
 	log(`bench: wrote ${relative(REPO_ROOT, plan.out)}`);
+	// The page keeps the figures of the last full run only; a quick run or a custom --out leaves it.
+	if (!plan.quick && plan.out === join(REPO_ROOT, 'bench/results/latest.json')) {
+		writeBlock(join(REPO_ROOT, BENCHMARK_PAGE), BENCHMARK_BLOCK, sections.join('\n\n').replace(/^#(#+) /gm, '$1 '));
+		log(`bench: wrote ${BENCHMARK_PAGE}`);
+	}
 }
 
 main().catch((error: unknown) => {

@@ -23,6 +23,7 @@ export class PersonnelDataApi implements ICredentialType {
 		dark: 'file:../nodes/PersonnelData/personnelData.dark.svg',
 	};
 
+	// n8n's lint wants the address written here; test/docs/docsLinks.test.ts checks it against nodes/shared/docsLinks.ts.
 	documentationUrl = 'https://github.com/personnel-data/n8n-nodes-personnel-data#set-up-the-credential';
 
 	properties: INodeProperties[] = [

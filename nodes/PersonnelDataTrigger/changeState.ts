@@ -42,6 +42,42 @@ export interface ChangeState {
 	recentFrom: string | null;
 	/** Options → Watch Fields: the watched fields of every record (watchFields.ts); null: not watching. */
 	watch: WatchState | null;
+	/**
+	 * A page walk a poll stopped in (its time budget or Max Changes per Poll): the next poll goes on
+	 * from the server's cursor instead of reading again what was sent. null: none.
+	 */
+	resume: Resume | null;
+	/** On Activation → Start From a Date: the date this state started from; null: activated at "now". */
+	origin: string | null;
+}
+
+/** Where a stopped page walk goes on (see `ChangeState.resume`). */
+export interface Resume {
+	/** `changes`: its records are sent; `skip`: an activation learning what already exists at the watermark. */
+	purpose: 'changes' | 'skip';
+	/** The walk's filter on the change field. */
+	op: 'eq' | 'gt' | 'gte';
+	/** The value of that filter; null: the walk has no filter (nothing was seen before it). */
+	from: string | null;
+	/** The server's cursor after the last page handed over. */
+	after: string;
+	/** The query the cursor belongs to (a digest); another query cannot use it. */
+	view: string;
+	/**
+	 * Under a condition: how many records (the filters, no condition) the server listed at the
+	 * watermark when the walk stopped; more there later may sit behind the cursor. null: unknown.
+	 */
+	countAtCut?: number | null;
+}
+
+function readResume(value: unknown): Resume | null {
+	if (value === null || typeof value !== 'object') return null;
+	const { purpose, op, from, after, view, countAtCut } = value as Record<string, unknown>;
+	if (purpose !== 'changes' && purpose !== 'skip') return null;
+	if (op !== 'eq' && op !== 'gt' && op !== 'gte') return null;
+	if (!(from === null || typeof from === 'string') || typeof after !== 'string' || after === '' || typeof view !== 'string') return null;
+	const count = typeof countAtCut === 'number' && Number.isInteger(countAtCut) && countAtCut >= 0 ? { countAtCut } : {};
+	return { purpose, op, from, after, view, ...count };
 }
 
 /** Upper bound on remembered pairs: state must not grow with the history. */
@@ -88,6 +124,8 @@ export function readState(stored: unknown): ChangeState | undefined {
 			recent: state.recent,
 			recentFrom: typeof state.recentFrom === 'string' ? state.recentFrom : null,
 			watch: readWatchState(state.watch),
+			resume: readResume(state.resume),
+			origin: typeof state.origin === 'string' ? state.origin : null,
 		};
 	}
 	if (state.version === undefined && typeof state.configKey === 'string') {
@@ -109,6 +147,8 @@ export function readState(stored: unknown): ChangeState | undefined {
 			recent: state.recent,
 			recentFrom: watermark !== null && lookbackMs > 0 ? minusMs(watermark, lookbackMs) : null,
 			watch: null,
+			resume: null,
+			origin: null,
 		};
 	}
 	return undefined;
@@ -169,9 +209,14 @@ export interface Advance {
 	/** Records the server listed at the new watermark (see `ChangeState.countAtWatermark`). */
 	countAtWatermark: number | null;
 	countView: string;
+	/** Where the next poll goes on; none: the reading got to the end. */
+	resume?: Resume | null;
 }
 
-/** The state after a poll that read every change; `changes` are the ones it emitted. */
+/**
+ * The state after a poll that read every change, or (with `resume`) every change up to where it
+ * stopped; `changes` are the ones it emitted.
+ */
 export function advance(state: ChangeState, changes: readonly Change[], options: Advance): ChangeState {
 	const { lookbackMs } = options;
 	const watermark = nextWatermark(state, changes, options.horizon ?? null);
@@ -208,6 +253,8 @@ export function advance(state: ChangeState, changes: readonly Change[], options:
 		recent,
 		recentFrom,
 		watch: state.watch,
+		resume: options.resume ?? null,
+		origin: state.origin,
 	};
 }
 
@@ -221,7 +268,7 @@ export function initialState(
 	stream: string,
 	newest: string | null,
 	existing: readonly Change[],
-	options: Omit<Advance, 'horizon'>,
+	options: Omit<Advance, 'horizon'> & { origin?: string | null },
 ): ChangeState {
 	const start: ChangeState = {
 		version: STATE_VERSION,
@@ -234,6 +281,8 @@ export function initialState(
 		recent: [],
 		recentFrom: newest !== null && options.lookbackMs > 0 ? minusMs(newest, options.lookbackMs) : null,
 		watch: null,
+		resume: null,
+		origin: options.origin ?? null,
 	};
 	return newest === null ? { ...start, revision: revision + 1, countAtWatermark: 0 } : advance(start, existing, options);
 }

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { conditionProperty, filtersProperty, selectOption } from '../shared/listQuery/description';
 import { datedValuesAsOfOption, hasDatedValues, simplifyProperty } from '../shared/listQuery/simplify';
+import type { HintedOption } from '../shared/descriptions/builderHint';
 import { optionsCollection } from '../shared/descriptions/labels';
 import { scoped } from '../shared/descriptions/scope';
 import { maxRequestsOption } from '../shared/pagination';
@@ -9,6 +10,7 @@ import type { ResourceDefinition } from '../shared/registry';
 import { RESOURCES } from '../shared/registry';
 import { fieldsPicker } from '../shared/descriptions/fieldPicker';
 import { defaultEventOf, eventsOf, TRIGGER_EVENTS } from './events';
+import { timeBudgetOption } from './pollBudget';
 import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './setup';
 import { WATCH_RECORDS_MAX } from './watchFields';
 
@@ -25,7 +27,7 @@ const maxChangesOption: INodeProperties = {
 		'Send at most this many changes per execution (oldest first); the next poll continues where this one stopped, each change still sent once. 0: no cap.',
 };
 
-/** Watch Fields and its companion: shown for the events that compare records (README: Watch fields). */
+/** Watch Fields and its companion: shown for the events that compare records (docs/trigger.md: Watch fields). */
 const onlyWatchingEvents = { show: { '/event': TRIGGER_EVENTS.filter((event) => event.watchesFields).map((event) => event.value) } };
 
 const watchOptions: INodeProperties[] = [
@@ -53,7 +55,7 @@ const resourceProperty: INodeProperties = {
 	name: 'resource',
 	type: 'options',
 	noDataExpression: true,
-	options: WATCHABLE.map((resource) => ({ name: resource.displayName, value: resource.value })).sort((a, b) =>
+	options: WATCHABLE.map((resource): HintedOption => ({ name: resource.displayName, value: resource.value, builderHint: resource.builderHint })).sort((a, b) =>
 		a.name.localeCompare(b.name),
 	),
 	default: 'employee',
@@ -77,7 +79,7 @@ function eventProperty(resource: ResourceDefinition): INodeProperties {
 	};
 }
 
-/** What the first poll after the user activates or republishes the workflow does (README: How the trigger works). */
+/** What the first poll after the user activates or republishes the workflow does (docs/trigger.md: How the trigger works). */
 const onActivationOption: INodeProperties = {
 	displayName: 'On Activation',
 	name: 'onActivation',
@@ -93,8 +95,22 @@ const onActivationOption: INodeProperties = {
 			value: 'startFromNow',
 			description: 'Each time you activate or publish the workflow, skip what changed while it was off (n8n restarting still resumes)',
 		},
+		{
+			name: 'Start From a Date',
+			value: 'startFromDate',
+			description: 'First send every record created or changed since Start Date, oldest first and a bounded number of polls at a time, then go on as usual',
+		},
 	],
 	default: 'resume',
+};
+
+/** On Activation → Start From a Date: the date. Changing it starts the backfill again from the new date. */
+const startDateOption: INodeProperties = {
+	displayName: 'Start Date',
+	name: 'startDate',
+	type: 'dateTime',
+	default: '',
+	description: 'With On Activation set to Start From a Date: send the changes made from this moment (UTC) on. Changing it starts again from the new date.',
 };
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
@@ -112,6 +128,8 @@ function optionsProperty(resource: ResourceDefinition): INodeProperties {
 		maxChangesOption,
 		maxRequestsOption,
 		onActivationOption,
+		startDateOption,
+		timeBudgetOption,
 	];
 	if (eventsOf(resource).some((event) => event.watchesFields)) options.push(...watchOptions);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);

@@ -27,7 +27,7 @@ export interface TriggerEvent<Type extends string = string> {
 	 * later row wins: the table lists a record's life in order.
 	 */
 	alsoAnUpdate?: boolean;
-	/** Options → Watch Fields compares the records this event sends (README: Watch fields). */
+	/** Options → Watch Fields compares the records this event sends (docs/trigger.md: Watch fields). */
 	watchesFields?: boolean;
 }
 

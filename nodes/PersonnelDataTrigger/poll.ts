@@ -7,11 +7,14 @@ import { collectRecords } from '../shared/pagination';
 import type { ChangeState } from './changeState';
 import { readState } from './changeState';
 import { labelOf } from './events';
+import { continueActivation, activate } from './activation';
+import { pollClock, stillInTime } from './pollBudget';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
-import { capped, readChanges, withWatch } from './reading';
+import { capped, readChanges } from './reading';
+import { withWatch } from './watchBaseline';
 import type { PollRun, PollSetup } from './setup';
-import { activate, listRequest, newestFirst, readSetup } from './setup';
+import { listRequest, newestFirst, readSetup } from './setup';
 import type { WatchNote } from './watchFields';
 import { compareWatched } from './watchFields';
 
@@ -63,20 +66,37 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number):
 async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<Emitted[] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = run.lease.newest(readState(staticData.changes));
-	const store = (next: ChangeState): boolean => {
+	const store = (next: ChangeState, emitting: boolean): boolean => {
 		// A poll overtaken as hung stores and emits nothing: the one that took over does.
 		if (!run.lease.held) return false;
+		if (!stillInTime(run.clock)) {
+			// n8n's durable scheduler has abandoned this poll at its timeout: it takes nothing from it.
+			this.logger.warn('Personnel Data Trigger: this poll ended after its time budget; it stores and sends nothing, the next poll reads the same changes');
+			return false;
+		}
 		staticData.changes = next;
-		run.lease.commit(next);
+		if (carriedInProcess(run, emitting)) run.lease.commit(next);
 		return true;
 	};
-	const startAfresh = setup.startFromNow && activationPoll && USER_ACTIVATIONS.has(this.getActivationMode());
-	if (!stored || stored.stream !== setup.stream || startAfresh) {
+	const userActivation = activationPoll && !run.clock.scheduled && USER_ACTIVATIONS.has(this.getActivationMode());
+	const startAfresh = setup.startFromNow && userActivation;
+	const otherOrigin = setup.backfillFrom !== undefined && stored?.origin !== setup.backfillFrom;
+	if (!stored || stored.stream !== setup.stream || startAfresh || otherOrigin) {
 		const started = await activate.call(this, setup, run, stored?.revision ?? 0);
-		store(await withWatch.call(this, setup, started, run));
+		store(await withWatch.call(this, setup, started, run), false);
 		return null;
 	}
 	const state = await withWatch.call(this, setup, stored, run);
+	const bump = (next: ChangeState): ChangeState => ({ ...next, revision: stored.revision + 1 });
+	if (state.watch?.after !== undefined) {
+		// The baseline is not complete yet: changes are compared with it once it is.
+		store(bump(state), false);
+		return null;
+	}
+	if (state.resume?.purpose === 'skip') {
+		store(await continueActivation.call(this, setup, run, state, state.resume), false);
+		return null;
+	}
 	const reading = capped(setup, state, await readChanges.call(this, setup, state, run));
 	let next = reading.next;
 	let emitted: Emitted[] = reading.records.map((record) => ({ record }));
@@ -86,9 +106,22 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		if (next !== null) next = { ...next, watch: compared.state };
 	}
 	// A watch state read afresh (or dropped) is stored even when nothing changed.
-	if (next === null && state !== stored) next = { ...state, revision: state.revision + 1 };
-	if (next !== null && !store(next)) return null;
+	if (next === null && state !== stored) next = bump(state);
+	if (next !== null && !store(next, emitted.length > 0)) return null;
+	if (next === null && !stillInTime(run.clock)) return null;
 	return run.lease.held ? emitted : null;
+}
+
+/**
+ * Whether this process carries a poll's state to its next poll, should n8n not give it back
+ * (pollLease.ts). Only where that cannot carry the trigger past changes n8n did not take: a poll
+ * that sends nothing (an activation, a baseline, changes Watch Fields holds back), or any poll on
+ * n8n without a poll budget (2.8: no scheduler abandons a poll, and every poll's items run).
+ * n8n 2.41 may abandon a poll or drop its items (a superseded activation): its state then comes
+ * only from what n8n saved.
+ */
+function carriedInProcess(run: PollRun, emitting: boolean): boolean {
+	return !emitting || run.clock.n8nBudgetMs === undefined;
 }
 
 export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -115,7 +148,8 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 	const activationPoll = isActivationPoll(this);
 	const intervalMs = pollIntervalMs(this.getNodeParameter('pollTimes', {}));
 	try {
-		return emit(await pollWithLease.call(this, setup, { lease, waitUntil: Date.now() + intervalMs }, activationPoll));
+		const clock = pollClock(this, setup.timeBudgetSeconds);
+		return emit(await pollWithLease.call(this, setup, { lease, waitUntil: Date.now() + intervalMs, clock }, activationPoll));
 	} catch (error) {
 		throw explained(this, error, intervalMs);
 	} finally {

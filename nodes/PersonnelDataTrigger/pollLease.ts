@@ -11,7 +11,10 @@ import type { ChangeState } from './changeState';
  *
  * Why the stored state is kept here as well: a workflow turned off and on (or republished) while
  * a poll is still running gets a fresh copy of its static data from the database; the running
- * poll's result lands in the old copy. The next poll takes whichever copy has the higher revision.
+ * poll's result lands in the old copy. On n8n's durable scheduler without durable cursors, n8n
+ * saves the state of a poll only when it emits. The next poll takes whichever copy has the higher
+ * revision. poll.ts (`carriedInProcess`) decides which states are kept here: never one that would
+ * carry the trigger past changes n8n did not take (an abandoned poll, dropped items).
  */
 interface Slot {
 	holder: object | null;
@@ -85,7 +88,8 @@ const seenContexts = new WeakSet<object>();
 /**
  * n8n builds one poll context when it activates a workflow and uses it for that activation's
  * every scheduled poll (ActiveWorkflows.activatePolling): a context not seen before is an
- * activation's first poll.
+ * activation's first poll. The durable scheduler builds a context for every poll: there
+ * `PollClock.scheduled` says that a poll is not an activation.
  */
 export function isActivationPoll(context: object): boolean {
 	if (seenContexts.has(context)) return false;

@@ -1,41 +1,20 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { PAGE_SIZE_MAX, QUERY } from '../shared/apiChoices';
-import type { ListPage } from '../shared/listPage';
-import { readListPage } from '../shared/listPage';
-import { pagesOf } from '../shared/pagination';
+import { PAGE_SIZE_MAX } from '../shared/apiChoices';
 import { compareTimestamps } from '../shared/timestamps';
-import type { ApiRequest, Query } from '../shared/transport';
 import type { Change, ChangeState } from './changeState';
 import { advance, nextWatermark, noveltyCheck, readFrom } from './changeState';
+import type { Reading } from './changeWalk';
+import { countAt, countOf, onePage, readPages, resumedWalk, stoppedAt } from './changeWalk';
 import type { PollRun, PollSetup } from './setup';
-import { changeOf, fieldFilter, listRequest, newestFirst, newestOverall, oldestFirst, probeQuery, without } from './setup';
-import type { WatchSetup, WatchState } from './watchFields';
-import { Baseline, selectedFor } from './watchFields';
+import { changeOf, fieldFilter, listRequest, newestFirst, newestOverall, probeQuery } from './setup';
+
+export type { Reading } from './changeWalk';
 
 /**
  * One poll's reading: which changes are new since the stored state, in as few requests as the
- * server's answers allow, and the state after them. Also reads the Watch Fields baseline.
+ * server's answers allow, and the state after them (page walks: changeWalk.ts).
  */
-
-export interface Reading {
-	records: IDataObject[];
-	/** The state to store; null: nothing changed (the stored one stays as it is). */
-	next: ChangeState | null;
-}
-
-/** One page of `request`, `first` records at most; the lease sees the progress. */
-async function onePage(this: IPollFunctions, request: ApiRequest, first: number, run: PollRun): Promise<ListPage> {
-	const page = await readListPage.call(this, request, { first });
-	run.lease.progress();
-	return page;
-}
-
-/** How many records the server lists at exactly `at` (the filters, no condition); null: it does not say. */
-async function countAt(this: IPollFunctions, setup: PollSetup, at: string, run: PollRun): Promise<number | null> {
-	const page = await onePage.call(this, listRequest(setup, { ...probeQuery(setup), ...fieldFilter(setup, 'eq', at) }, run), 1, run);
-	return page.totalCount ?? null;
-}
 
 /** Records whose change is new, in the order given, with their changes. */
 function newOnes(setup: PollSetup, state: ChangeState, records: readonly IDataObject[]) {
@@ -52,50 +31,29 @@ function newOnes(setup: PollSetup, state: ChangeState, records: readonly IDataOb
 	return { records: kept, changes };
 }
 
-const countOf = (changes: readonly Change[], at: string | null) =>
-	at === null ? 0 : changes.filter((change) => compareTimestamps(change.at, at) === 0).length;
-
-/**
- * Every change from `from` on (`gte`, or `gt` when nothing new can sit at `from`), to the last
- * page, before the watermark moves. Also counts what it read at each timestamp, for the next poll.
- */
-async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, from: string | null, op: 'gt' | 'gte') {
-	const query: Query = { ...setup.query, ...oldestFirst(setup), ...(from === null ? {} : fieldFilter(setup, op, from)) };
-	const isNew = noveltyCheck(state);
-	const records: IDataObject[] = [];
-	const changes: Change[] = [];
-	const seen: Change[] = [];
-	for await (const page of pagesOf.call(this, listRequest(setup, query, run), { maxRequests: setup.maxRequests })) {
-		run.lease.progress();
-		for (const record of page) {
-			const change = changeOf(record, setup.field);
-			if (!change) continue;
-			seen.push(change);
-			if (isNew(change)) {
-				records.push(record);
-				changes.push(change);
-			}
-		}
-		// The pages come oldest first: past `maxChanges` new ones, the rest is for the next poll (see `capped`).
-		if (setup.maxChanges !== undefined && records.length > setup.maxChanges) break;
-	}
-	return { records, changes, seen };
-}
-
 /**
  * One poll's reading. Without a look-back window it starts with one request, newest first, from
  * the watermark on (without the condition): when that page holds everything, or shows nothing
  * after the watermark and as many records at it as the trigger counted there, it is the whole
  * answer; otherwise the changes are read page by page (oldest first, the exact reading).
  */
-export async function readChanges(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<Reading> {
+export async function readChanges(this: IPollFunctions, setup: PollSetup, stored: ChangeState, run: PollRun): Promise<Reading> {
+	const resumed = await resumedWalk.call(this, setup, stored, run);
+	const state: ChangeState = stored.resume === null ? stored : { ...stored, resume: null };
+	if (resumed?.read.stopped) return await stoppedAt.call(this, setup, state, run, resumed.read);
+	if (resumed) {
+		const next = advance(state, resumed.read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: resumed.count, countView: setup.countView });
+		return { records: resumed.read.records, next };
+	}
 	const { watermark } = state;
 	const store = (changes: Change[], countAtWatermark: number | null, horizon: string | null = null) =>
 		advance(state, changes, { lookbackMs: setup.lookbackMs, horizon, countAtWatermark, countView: setup.countView });
 
 	if (watermark === null || setup.lookbackMs > 0) {
 		const horizon = setup.conditioned ? await newestOverall.call(this, setup, run) : null;
-		const { records, changes, seen } = await readPages.call(this, setup, state, run, readFrom(state, setup.lookbackMs), 'gte');
+		const read = await readPages.call(this, setup, state, run, { purpose: 'changes', op: 'gte', from: readFrom(state, setup.lookbackMs) });
+		if (read.stopped) return await stoppedAt.call(this, setup, state, run, read);
+		const { records, changes, seen } = read;
 		const next = nextWatermark(state, changes, horizon);
 		// With a window every poll reads it all: no count is needed.
 		let count: number | null = null;
@@ -145,14 +103,18 @@ export async function readChanges(this: IPollFunctions, setup: PollSetup, state:
 		return { records, next: store(changes, countOf(located, next)) };
 	}
 	if (nothingNewAtWatermark) {
-		const { records, changes } = await readPages.call(this, setup, state, run, watermark, 'gt');
+		const read = await readPages.call(this, setup, state, run, { purpose: 'changes', op: 'gt', from: watermark });
+		if (read.stopped) return await stoppedAt.call(this, setup, state, run, read);
+		const { records, changes } = read;
 		const next = nextWatermark(state, changes, newest) as string;
 		// Every record after the watermark was on the probe's page, the newest timestamp's too.
 		const count = compareTimestamps(next, newest as string) === 0 ? countOf(located, next) : await countAt.call(this, setup, next, run);
 		return { records, next: store(changes, count, newest) };
 	}
 
-	const { records, changes, seen } = await readPages.call(this, setup, state, run, watermark, 'gte');
+	const read = await readPages.call(this, setup, state, run, { purpose: 'changes', op: 'gte', from: watermark });
+	if (read.stopped) return await stoppedAt.call(this, setup, state, run, read);
+	const { records, changes, seen } = read;
 	const next = nextWatermark(state, changes, setup.conditioned ? newest : null) as string;
 	let count: number | null;
 	if (!setup.conditioned) count = countOf(seen, next);
@@ -171,26 +133,8 @@ export function capped(setup: PollSetup, state: ChangeState, reading: Reading): 
 	if (setup.maxChanges === undefined || reading.records.length <= setup.maxChanges) return reading;
 	const records = reading.records.slice(0, setup.maxChanges);
 	const changes = records.map((record) => changeOf(record, setup.field) as Change);
-	return { records, next: advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView }) };
-}
-
-/**
- * Watch Fields' baseline: every record of the filters (no condition: a record the condition lets
- * through later is then known), with only the id, the change field and the watched fields.
- */
-async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, run: PollRun): Promise<WatchState> {
-	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
-	const read = new Baseline(watch);
-	for await (const page of pagesOf.call(this, listRequest(setup, query, run), { maxRequests: setup.maxRequests })) {
-		run.lease.progress();
-		for (const record of page) read.add(record);
-	}
-	return read.state;
-}
-
-/** The state with the watch state the setup asks for: kept, read afresh (another field set), or dropped. */
-export async function withWatch(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<ChangeState> {
-	if (!setup.watch) return state.watch === null ? state : { ...state, watch: null };
-	if (state.watch?.key === setup.watch.key) return state;
-	return { ...state, watch: await baseline.call(this, setup, setup.watch, run) };
+	const next = advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume: reading.resume });
+	// A count taken at the reading's last timestamp says nothing about the one the cap stopped at.
+	const resume = next.resume && next.watermark !== reading.next?.watermark ? { ...next.resume, countAtCut: null } : next.resume;
+	return { records, next: { ...next, resume } };
 }

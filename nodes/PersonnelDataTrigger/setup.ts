@@ -1,22 +1,20 @@
 import { createHash } from 'node:crypto';
-import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { QUERY } from '../shared/apiChoices';
-import { InputError, toNodeError } from '../shared/errors';
-import { readListPage } from '../shared/listPage';
+import { InputError } from '../shared/errors';
 import { readListQuery } from '../shared/listQuery/parse';
 import { asOfDay } from '../shared/listQuery/simplify';
 import { collectRecords, readMaxRequests } from '../shared/pagination';
 import type { ResourceDefinition } from '../shared/registry';
 import { resourceByValue } from '../shared/registry';
-import { compareTimestamps } from '../shared/timestamps';
 import type { ApiRequest, Query } from '../shared/transport';
 import { checkWholeNumber } from '../shared/validation';
-import type { Change, ChangeState } from './changeState';
-import { initialState, readFrom, streamOf } from './changeState';
+import type { Change } from './changeState';
+import { streamOf } from './changeState';
 import type { ProductEvent } from './events';
 import { defaultEventOf, eventOf } from './events';
+import type { PollClock } from './pollBudget';
 import type { PollLease } from './pollLease';
 import type { WatchSetup } from './watchFields';
 import { readWatchSetup, selectedFor } from './watchFields';
@@ -48,6 +46,12 @@ export interface PollSetup {
 	/** Digest of the filters (no condition, no field selection): the view a count was taken in. */
 	countView: string;
 	startFromNow: boolean;
+	/** On Activation → Start From a Date: that date, as an ISO timestamp; undefined: not asked for. */
+	backfillFrom: string | undefined;
+	/** Digest of the whole list query (condition and fields included): what a stored cursor belongs to. */
+	queryView: string;
+	/** Options → Time Budget per Poll (Seconds), as given (pollBudget.ts checks it). */
+	timeBudgetSeconds: unknown;
 	/** Options → Max Changes per Poll; undefined: no cap. */
 	maxChanges: number | undefined;
 	/** Options → Watch Fields; undefined: every change is sent. */
@@ -59,6 +63,8 @@ export interface PollRun {
 	lease: PollLease;
 	/** When the next poll starts: no retry pause may last past it. */
 	waitUntil?: number;
+	/** The poll's time budget: when reading stops, and when every request must be over. */
+	clock: PollClock;
 }
 
 export function without(query: Query, ...keys: string[]): Query {
@@ -84,9 +90,10 @@ export function readSetup(context: IPollFunctions): PollSetup {
 		);
 	}
 	const onActivation = options.onActivation ?? 'resume';
-	if (onActivation !== 'resume' && onActivation !== 'startFromNow') {
-		throw new InputError('Options › On Activation: expected "resume" or "startFromNow"');
+	if (onActivation !== 'resume' && onActivation !== 'startFromNow' && onActivation !== 'startFromDate') {
+		throw new InputError('Options › On Activation: expected "resume", "startFromNow" or "startFromDate"');
 	}
+	const backfillFrom = onActivation === 'startFromDate' ? readStartDate(options.startDate) : undefined;
 	const cap = options.maxChangesPerPoll ?? '';
 	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
 	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
@@ -106,9 +113,24 @@ export function readSetup(context: IPollFunctions): PollSetup {
 		stream: streamOf(resource.value, field),
 		countView: createHash('sha256').update(filters).digest('hex').slice(0, 16),
 		startFromNow: onActivation === 'startFromNow',
+		backfillFrom,
+		queryView: createHash('sha256').update(JSON.stringify(query)).digest('hex').slice(0, 16),
+		timeBudgetSeconds: options.timeBudgetSeconds,
 		maxChanges: maxChanges === 0 ? undefined : maxChanges,
 		watch,
 	};
+}
+
+/** Options › Start Date (On Activation → Start From a Date): a date or date-time in the past, as ISO UTC. */
+function readStartDate(given: unknown): string {
+	const text = typeof given === 'string' ? given.trim() : '';
+	// n8n's date picker gives a local date-time without an offset; it is read as UTC, as the API's timestamps are.
+	const iso = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`;
+	const at = text === '' ? NaN : Date.parse(iso);
+	if (!Number.isFinite(at) || at > Date.now()) {
+		throw new InputError(`Options › Start Date: expected a date or date-time in the past (such as 2026-01-31 or 2026-01-31T08:00:00Z), got ${JSON.stringify(given ?? '')}`);
+	}
+	return new Date(at).toISOString();
 }
 
 /** The record's change (id and the timestamp the event reads); undefined when it lacks either. */
@@ -118,7 +140,7 @@ export function changeOf(record: IDataObject, field: string): Change | undefined
 }
 
 export function listRequest(setup: PollSetup, query: Query, run?: PollRun): ApiRequest {
-	return { method: 'GET', path: setup.resource.paths.list as string, query, waitUntil: run?.waitUntil };
+	return { method: 'GET', path: setup.resource.paths.list as string, query, waitUntil: run?.waitUntil, deadline: run?.clock.hardUntil };
 }
 
 /** The fields that locate a change only, and no condition: every record of the filters counts. */
@@ -138,45 +160,4 @@ export async function newestOverall(this: IPollFunctions, setup: PollSetup, run:
 	const [newest] = await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup) }, run), { limit: 1, maxRequests: setup.maxRequests });
 	run.lease.progress();
 	return newest ? changeOf(newest, setup.field)?.at ?? null : null;
-}
-
-/** At activation: where "now" is, by the server's own newest timestamp, and what sits at it. */
-export async function activate(this: IPollFunctions, setup: PollSetup, run: PollRun, revision: number): Promise<ChangeState> {
-	if (setup.conditioned) {
-		// The probes below leave the condition out. One request with it makes a condition the API
-		// refuses (another domain, another organization) fail the activation, where n8n shows the
-		// error, rather than every poll after it.
-		try {
-			await readListPage.call(this, listRequest(setup, { ...setup.query, [QUERY.select]: ['id'] }, run), { first: 1 });
-		} catch (error) {
-			throw conditionRefused(this, error);
-		}
-	}
-	const newestAt = await newestOverall.call(this, setup, run);
-	const options = { lookbackMs: setup.lookbackMs, countView: setup.countView };
-	if (newestAt === null) return initialState(revision, setup.stream, null, [], { ...options, countAtWatermark: 0 });
-
-	const start = setup.lookbackMs > 0 ? fieldFilter(setup, 'gte', readFrom(initialState(revision, setup.stream, newestAt, [], { ...options, countAtWatermark: null }), setup.lookbackMs) as string) : fieldFilter(setup, 'eq', newestAt);
-	const existing = (await collectRecords.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup), ...start }, run), { maxRequests: setup.maxRequests }))
-		.map((record) => changeOf(record, setup.field))
-		.filter((change): change is Change => change !== undefined);
-	const atNewest = existing.filter((change) => compareTimestamps(change.at, newestAt) === 0).length;
-	return initialState(revision, setup.stream, newestAt, existing, { ...options, countAtWatermark: atNewest });
-}
-
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The API's own reason (its inner errors) in the headline n8n shows when activation fails. */
-function conditionRefused(context: IPollFunctions, error: unknown): Error {
-	if (!(error instanceof NodeApiError) || error.httpCode === null || !/^4/.test(error.httpCode ?? '')) return toNodeError(context.getNode(), error);
-	const inner = (error.errorResponse as JsonObject | undefined)?.errors;
-	const entries: unknown[] = Array.isArray(inner) ? inner : [];
-	const reasons = entries
-		.filter(isObject)
-		.map((entry) => [entry.message, entry.reason].filter((part) => typeof part === 'string' && part !== '').join(' — '))
-		.filter((text) => text !== '');
-	if (reasons.length === 0) return error;
-	return new NodeOperationError(context.getNode(), `Condition refused by the Personnel Data API: ${reasons.join('; ')}`, {
-		description: error.description ?? undefined,
-	});
 }

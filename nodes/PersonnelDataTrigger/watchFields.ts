@@ -30,6 +30,8 @@ export interface WatchSetup {
 export interface WatchState {
 	key: string;
 	records: Record<string, string[]>;
+	/** The baseline is still being read: the next poll goes on after this cursor. */
+	after?: string;
 }
 
 /** The option as given: a list from the picker, or names separated by commas from an expression. */
@@ -102,10 +104,17 @@ function tooMany(count: number): WatchLimitError {
 
 /** The baseline, read at activation (or when the watched fields change): one record at a time, up to the cap. */
 export class Baseline {
-	private readonly records: Record<string, string[]> = {};
-	private count = 0;
+	private readonly records: Record<string, string[]>;
+	private count: number;
 
-	constructor(private readonly watch: WatchSetup) {}
+	/** `known`: what earlier polls of the same baseline read. */
+	constructor(
+		private readonly watch: WatchSetup,
+		known: Record<string, string[]> = {},
+	) {
+		this.records = { ...known };
+		this.count = Object.keys(known).length;
+	}
 
 	add(record: IDataObject): void {
 		if (record.id === undefined || record.id === null) return;
@@ -179,5 +188,6 @@ export function readWatchState(stored: unknown): WatchState | null {
 	for (const entry of Object.values(records)) {
 		if (!Array.isArray(entry) || !entry.every((part) => typeof part === 'string')) return null;
 	}
-	return { key: stored.key, records: records as Record<string, string[]> };
+	const after = typeof stored.after === 'string' && stored.after !== '' ? { after: stored.after } : {};
+	return { key: stored.key, records: records as Record<string, string[]>, ...after };
 }

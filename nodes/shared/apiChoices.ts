@@ -1,6 +1,6 @@
 /**
  * Every decision this package makes where the Personnel Data API specification is silent
- * (its "Gaps" sections). The README's "Choices made where the spec is silent" mirrors this file;
+ * (its "Gaps" sections). docs/spec-gaps.md describes these choices;
  * change a choice here and nowhere else.
  */
 

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { HTTP, PAGE_SIZE_MAX } from './apiChoices';
+import type { ListPage } from './listPage';
 import { readListPage } from './listPage';
 import type { ApiContext, ApiRequest } from './transport';
 import { redactShapes } from './transport/redact';
@@ -25,6 +26,13 @@ export interface PageOptions {
 	/** Requests this walk may send (Options → Max Requests, checked by readMaxRequests); the package's default when undefined. */
 	maxRequests?: number;
 	itemIndex?: number;
+	/** Start after this cursor (a walk a trigger poll stopped in); undefined: from the first page. */
+	after?: string;
+}
+
+/** One page of a walk, and the cursor it was asked for with (undefined: the first page). */
+export interface WalkedPage extends ListPage {
+	after: string | undefined;
 }
 
 /** A cursor for messages: the server's text, shortened and free of anything token-shaped. */
@@ -47,20 +55,21 @@ export function readMaxRequests(value: unknown): number {
  * ends the walk, and the server is not trusted to end it: each page is checked by `readListPage`,
  * and the walk stops with an error naming the endpoint when a cursor comes back that it already
  * followed (any cycle; cursors are remembered as digests), when a record comes twice, or when the
- * request budget runs out. Yields one page at a time.
+ * request budget runs out. Yields one page at a time, with its cursors.
  */
-export async function* pagesOf(
+export async function* walkPages(
 	this: ApiContext,
 	request: ApiRequest,
 	options: PageOptions = {},
-): AsyncGenerator<IDataObject[]> {
+): AsyncGenerator<WalkedPage> {
 	const { limit, itemIndex } = options;
 	const budget = options.maxRequests ?? HTTP.walkMaxRequests;
 	const endpoint = `${request.method} ${request.path}`;
 	const stop = (why: string) => new NodeOperationError(this.getNode(), `${endpoint}: ${why}`, { itemIndex });
-	const followed = new Set<string>();
+	const digestOf = (cursor: string) => createHash('sha256').update(cursor).digest('base64');
+	const followed = new Set<string>(options.after === undefined ? [] : [digestOf(options.after)]);
 	const ids = new Set<unknown>();
-	let after: string | undefined;
+	let after = options.after;
 	let fetched = 0;
 	let requests = 0;
 	while (limit === undefined || fetched < limit) {
@@ -81,17 +90,22 @@ export async function* pagesOf(
 			ids.add(id);
 		}
 		fetched += page.records.length;
-		yield page.records;
+		yield { ...page, after };
 
 		if (page.endCursor === undefined) return;
 		const next = page.endCursor;
-		const digest = createHash('sha256').update(next).digest('base64');
+		const digest = digestOf(next);
 		if (followed.has(digest)) {
 			throw stop(`the API sent cursor ${shown(next)} again after ${requests} requests (pages in a loop); stopped instead of asking for the same pages again`);
 		}
 		followed.add(digest);
 		after = next;
 	}
+}
+
+/** The records of `walkPages`, one page at a time. */
+export async function* pagesOf(this: ApiContext, request: ApiRequest, options: PageOptions = {}): AsyncGenerator<IDataObject[]> {
+	for await (const page of walkPages.call(this, request, options)) yield page.records;
 }
 
 export async function collectRecords(

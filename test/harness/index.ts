@@ -11,6 +11,8 @@ export {
 	type ToolCallOptions,
 	type ToolCallResult,
 	type PollSession,
+	type ScheduledPollOptions,
+	type ScheduledPollResult,
 } from './node-runtime';
 export {
 	CredentialStore,

@@ -158,6 +158,24 @@ export interface PollResult {
 	logs: string[];
 }
 
+/** One poll as n8n 2.41's durable scheduler runs it (see `NodeRuntime.scheduledPoll`). */
+export interface ScheduledPollOptions extends Omit<PollOptions, 'mode' | 'activation'> {
+	/** N8N_SCHEDULER_POLL_TIMEOUT, in ms. */
+	timeoutMs: number;
+	/** N8N_POLLER_DURABLE_CURSORS_ENABLED: a poll that returns nothing commits its state too. */
+	durableCursors: boolean;
+	/** What `getPollBudgetMs` answers; default: as n8n 2.41 derives it from the timeout. */
+	budgetMs?: number;
+}
+
+export interface ScheduledPollResult extends PollResult {
+	/** n8n gave up on the poll at its timeout: its result was dropped, nothing committed. */
+	abandoned: boolean;
+	/** When the poll itself ended (an abandoned one goes on in the background). */
+	finished: Promise<void>;
+	durationMs: number;
+}
+
 /** The scheduled polls of one activation (see `NodeRuntime.activatePolling`). */
 export interface PollSession {
 	poll(): Promise<PollResult>;
@@ -489,6 +507,56 @@ export class NodeRuntime {
 					logs: this.logsSince(logStart),
 				};
 			},
+		};
+	}
+
+	/**
+	 * One poll of n8n 2.41's durable scheduler (PollTriggerTaskHandler.execute and
+	 * TriggerExecutionContextFactory.createPollExecutionContext): a Workflow and a PollContext built
+	 * for this poll alone from the static data n8n saved, activation mode `update`, a context that
+	 * tells its budget (`getPollBudgetMs`, the timeout less max(20 %, 5 s), at most half), and a race
+	 * against the timeout. A poll still running then is abandoned: its result is dropped and nothing
+	 * is committed, while it goes on in the background. Items start an execution and commit the
+	 * state with it; nothing commits the state only with durable cursors.
+	 */
+	async scheduledPoll(options: ScheduledPollOptions): Promise<ScheduledPollResult> {
+		const logStart = this.begin();
+		const node = this.buildNode(options, {});
+		const workflow = this.buildWorkflow(node, false);
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		const poll = nodeType.poll;
+		if (!poll) throw new UnexpectedError(`${node.type} has no poll()`);
+		const context = new PollContext(workflow, node, this.additionalData(), 'trigger', 'update');
+		const margin = Math.min(Math.max(0.2 * options.timeoutMs, 5_000), options.timeoutMs / 2);
+		const budgetMs = options.budgetMs ?? options.timeoutMs - margin;
+		Object.defineProperty(context, 'getPollBudgetMs', { value: () => budgetMs });
+		const started = Date.now();
+		const running = poll.call(context).then(
+			(items) => ({ items }),
+			(caught: unknown) => ({ error: toError(caught) }),
+		);
+		let timer: NodeJS.Timeout | undefined;
+		const timedOut = new Promise<'timedOut'>((resolve) => {
+			timer = setTimeout(() => resolve('timedOut'), options.timeoutMs);
+		});
+		const outcome = await Promise.race([running, timedOut]);
+		clearTimeout(timer);
+		const finished = running.then(() => undefined);
+		const durationMs = Date.now() - started;
+		if (outcome === 'timedOut') {
+			return { abandoned: true, finished, durationMs, staticData: this.staticData(node.name), logs: this.logsSince(logStart) };
+		}
+		const items = 'items' in outcome ? outcome.items : undefined;
+		const emitted = items !== null && items !== undefined;
+		if (emitted || ('items' in outcome && options.durableCursors)) this.workflowStaticData = plain(workflow.staticData);
+		return {
+			abandoned: false,
+			finished,
+			durationMs,
+			items,
+			error: 'error' in outcome ? outcome.error : undefined,
+			staticData: this.staticData(node.name),
+			logs: this.logsSince(logStart),
 		};
 	}
 

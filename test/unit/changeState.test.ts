@@ -89,12 +89,14 @@ describe('change state versions', () => {
 			recent: [`a@${T3}`],
 			recentFrom: '2026-11-23T08:00:00.000Z',
 			watch: null,
+			resume: null,
+			origin: null,
 		});
 	});
 
 	it('reads version 2 as version 3 without watched fields, and keeps a readable watch state of version 3', () => {
 		const v2 = { version: 2, revision: 4, stream: 's', watermark: T1, idsAtWatermark: ['a'], countAtWatermark: 1, countView: 'v', recent: [], recentFrom: null };
-		expect(readState(v2)).toEqual({ ...v2, version: 3, watch: null });
+		expect(readState(v2)).toEqual({ ...v2, version: 3, watch: null, resume: null, origin: null });
 		const watch = { key: 'k', records: { a: ['"x"'] } };
 		expect(readState({ ...v2, version: 3, watch })?.watch).toEqual(watch);
 		// A watch state it cannot read is dropped (a new baseline is read), the rest resumes.
@@ -117,5 +119,23 @@ describe('change state with a horizon (a condition hides rejected records)', () 
 		const tie = step(first, [{ id: 'c', at: T3 }], 0, T3);
 		expect(tie).toMatchObject({ watermark: T3, idsAtWatermark: ['c'] });
 		expect(step(first, [], 0, T1)).toMatchObject({ watermark: T1, idsAtWatermark: ['a'] });
+	});
+});
+
+describe('a stopped walk in the state (resume)', () => {
+	const v3 = { version: 3, revision: 2, stream: 's', watermark: T1, idsAtWatermark: ['a'], countAtWatermark: null, countView: 'v', recent: [], recentFrom: null, watch: null };
+	it('keeps a readable one, with or without a filter value', () => {
+		const resume = { purpose: 'changes', op: 'gte', from: T1, after: 'cursor-1', view: 'q' };
+		expect(readState({ ...v3, resume, origin: T1 })).toMatchObject({ resume, origin: T1 });
+		expect(readState({ ...v3, resume: { ...resume, from: null } })?.resume).toEqual({ ...resume, from: null });
+	});
+	it.each([
+		['another purpose', { purpose: 'emit' }],
+		['another filter', { op: 'lt' }],
+		['an empty cursor', { after: '' }],
+		['no query digest', { view: 1 }],
+	])('drops one with %s: the next poll reads again from the watermark', (_, wrong) => {
+		const resume = { purpose: 'skip', op: 'eq', from: T1, after: 'c', view: 'q', ...wrong };
+		expect(readState({ ...v3, resume })?.resume).toBeNull();
 	});
 });

@@ -1,5 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import type { HintedOption } from '../../shared/descriptions/builderHint';
 import { scoped } from '../../shared/descriptions/scope';
 import type { ResourceDefinition } from '../../shared/registry';
 import { RESOURCES } from '../../shared/registry';
@@ -13,11 +14,14 @@ const resourceProperty: INodeProperties = {
 	name: 'resource',
 	type: 'options',
 	noDataExpression: true,
-	options: RESOURCES.map((resource) => ({
-		name: resource.displayName,
-		value: resource.value,
-		description: resource.description,
-	})).sort((a, b) => a.name.localeCompare(b.name)),
+	options: RESOURCES.map(
+		(resource): HintedOption => ({
+			name: resource.displayName,
+			value: resource.value,
+			description: resource.description,
+			builderHint: resource.builderHint,
+		}),
+	).sort((a, b) => a.name.localeCompare(b.name)),
 	default: 'employee',
 };
 
@@ -29,12 +33,15 @@ function operationProperty(resource: ResourceDefinition, operations: Operation[]
 		type: 'options',
 		noDataExpression: true,
 		displayOptions,
-		options: operations.map((operation) => ({
-			name: operation.displayName,
-			value: operation.name,
-			action: operation.action(resource),
-			description: operation.description(resource),
-		})),
+		options: operations.map(
+			(operation): HintedOption => ({
+				name: operation.displayName,
+				value: operation.name,
+				action: operation.action(resource),
+				description: operation.description(resource),
+				builderHint: operation.builderHint,
+			}),
+		),
 		default: defaultOperation,
 	};
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { ParameterBuilderHint } from '../../shared/descriptions/builderHint';
 import type { ResourceDefinition } from '../../shared/registry';
 import type { PerRun } from './read/perRun';
 
@@ -33,6 +34,8 @@ export interface Operation<Name extends string = string> {
 	/** The action label n8n shows in the node panel, e.g. "Get many employees". */
 	action: (resource: ResourceDefinition) => string;
 	description: (resource: ResourceDefinition) => string;
+	/** For n8n's AI Workflow Builder: which requests this operation answers (builderHint.ts). */
+	builderHint: ParameterBuilderHint;
 	/**
 	 * The operation's fields for a resource, without its resource and operation conditions: the form
 	 * adds those to every field (actions/description.ts); a field may bring its own (Return All off,

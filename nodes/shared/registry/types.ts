@@ -1,3 +1,5 @@
+import type { ParameterBuilderHint } from '../descriptions/builderHint';
+
 /** The vocabulary in which every resource of the API is described once (see ./resources). */
 
 export const DOMAINS = [
@@ -49,6 +51,8 @@ export interface ResourceDefinition {
 	displayName: string;
 	pluralName: string;
 	description: string;
+	/** For n8n's AI Workflow Builder: which requests this resource answers (builderHint.ts). */
+	builderHint: ParameterBuilderHint;
 	/** The domain of conditions that apply to this resource; set only where `condition_id` is accepted. */
 	conditionDomain?: Domain;
 	paths: ResourcePaths;

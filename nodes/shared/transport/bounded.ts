@@ -148,20 +148,24 @@ function discard(response: IN8nHttpFullResponse | undefined): void {
  * under its own deadline in provisioning.ts). Until `send` calls `startOwnDeadline` (when the
  * token is in, see exchange.ts) the wait may last that many deadlines more; from then on this
  * exchange has one deadline of its own, as if the token had been there from the start.
+ * `until` (epoch ms) ends every deadline earlier where it comes first.
  */
 export async function boundedExchange(
 	send: (signal: AbortSignal, startOwnDeadline: () => void) => Promise<IN8nHttpFullResponse>,
 	cancel?: AbortSignal,
 	exchangesBefore = 0,
+	until?: number,
 ): Promise<RawAnswer> {
-	const deadline = new Deadline(transportLimits.deadlineMs * (1 + exchangesBefore));
+	// `until`: the caller's own end (a poll's budget) cuts every deadline below short.
+	const within = (ms: number) => (until === undefined ? ms : Math.max(1, Math.min(ms, until - Date.now())));
+	const deadline = new Deadline(within(transportLimits.deadlineMs * (1 + exchangesBefore)));
 	const signal = cancel ? AbortSignal.any([deadline.signal, cancel]) : deadline.signal;
 	let bodyArriving = false;
 	const stop = () => stopOf(deadline, bodyArriving);
 	if (signal.aborted) throw stop();
 	const aborted = whenAborted(signal, stop);
 	let response: IN8nHttpFullResponse | undefined;
-	const sending = send(signal, () => deadline.restart(transportLimits.deadlineMs));
+	const sending = send(signal, () => deadline.restart(within(transportLimits.deadlineMs)));
 	try {
 		response = await Promise.race([sending, aborted.promise]);
 		const length = Number(response.headers?.['content-length']);

@@ -42,6 +42,11 @@ export interface ApiRequest {
 	 * backoff) gives up with the error at once. A trigger poll sets its next poll's start here.
 	 */
 	waitUntil?: number;
+	/**
+	 * Epoch ms by which the request is over, answered or not, retries and their pauses included: a
+	 * trigger poll's time budget (n8n abandons a poll that runs past its timeout).
+	 */
+	deadline?: number;
 }
 
 /** A provisioning is two exchanges (begin, refresh), each under its own deadline. */
@@ -121,7 +126,7 @@ export async function send(
 			return (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
 				credentialsDecrypted,
 			})) as IN8nHttpFullResponse;
-		}, cancelSignalOf(context), provisioning ? PROVISIONING_EXCHANGES : 0);
+		}, cancelSignalOf(context), provisioning ? PROVISIONING_EXCHANGES : 0, request.deadline);
 		return checkAnswer(answer, request.expect ?? 'record');
 	} catch (error) {
 		return { failure: failureOf(error) };

@@ -38,7 +38,11 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 
 	let failure: TransportFailure | undefined;
 	let attempt = 0;
+	const waitUntil = Math.min(request.waitUntil ?? Infinity, request.deadline ?? Infinity);
 	while (attempt < HTTP.maxAttempts) {
+		if (request.deadline !== undefined && Date.now() >= request.deadline) {
+			throw fail(failure ?? { stopped: 'deadline', message: 'no time was left in the time budget of this poll' }, attempt);
+		}
 		attempt++;
 		try {
 			await gate.ready(cancel);
@@ -53,7 +57,7 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
 		const delay = retryDelayMs(failure, attempt);
 		if (delay > HTTP.retryAfterMaxMs) break;
-		if (request.waitUntil !== undefined && Date.now() + delay > request.waitUntil) break;
+		if (Date.now() + delay > waitUntil) break;
 		if (failure.status === 429) gate.pauseFor(delay);
 		try {
 			await sleepWithAbort(delay, cancel);

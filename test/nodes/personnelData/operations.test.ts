@@ -69,6 +69,7 @@ describe('Personnel Data: the Operation options and the router derive from OPERA
 					value: operation.name,
 					action: operation.action(resource),
 					description: operation.description(resource),
+					builderHint: operation.builderHint,
 				})),
 			);
 		},

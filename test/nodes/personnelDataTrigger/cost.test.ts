@@ -130,8 +130,10 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 			'countAtWatermark',
 			'countView',
 			'idsAtWatermark',
+			'origin',
 			'recent',
 			'recentFrom',
+			'resume',
 			'revision',
 			'stream',
 			'version',
@@ -140,6 +142,7 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 		]);
 		expect(state.version).toBe(3);
 		expect(state.watch).toBeNull();
+		expect(state.resume).toBeNull();
 	});
 
 	it('with a look-back window, keeps only what lies inside the window', async () => {

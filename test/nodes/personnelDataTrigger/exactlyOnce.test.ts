@@ -46,6 +46,7 @@ interface RandomRun {
 async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailures: number; emitted: number }> {
 	const { parameters } = run;
 	const passes = run.passes ?? (() => true);
+	const cap = (parameters.options as { maxChangesPerPoll?: number } | undefined)?.maxChangesPerPoll;
 	const rng = new Rng(run.seed);
 	const { sim } = bed.simulator;
 	const expected = new Set<string>();
@@ -125,7 +126,8 @@ async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailu
 		const fatal: FatalFault | undefined =
 			slowFatal[round] ?? (rng.chance(run.fatalChance) ? { status: 429, label: '429 Retry-After 0' } : undefined);
 		// Requests the poll makes at least (under a condition: the newest-change probe and one page).
-		const pages = run.passes ? 2 : Math.max(1, Math.ceil(pending.size / PAGE));
+		// (A poll cut by Max Changes per Poll may stop after its first page.)
+		const pages = run.passes ? 2 : cap !== undefined ? 1 : Math.max(1, Math.ceil(pending.size / PAGE));
 		if (fatal) {
 			// A page, a later one when there are several, fails on every attempt: the poll fails
 			// after reading earlier pages, and emits nothing.
@@ -174,13 +176,19 @@ async function randomRun(bed: TestBed, run: RandomRun): Promise<{ laterPageFailu
 		}
 		if (result.error) throw new Error(`${log.join('\n')}\npoll failed: ${result.error.message}`);
 		emitted.push(...emittedPairs(result.records));
-		pending.clear();
+		// A poll cut by Max Changes per Poll leaves changes for the next: those records stay pending.
+		if (cap === undefined || result.records.length < cap) pending.clear();
 		log.push(`round ${round}: ${result.records.length} emitted in ${Date.now() - started} ms`);
 	}
 	if (sim.clockState().frozen) sim.unfreezeClock();
 	sim.revealRecords('employees');
-	const last = await pollOk(bed, parameters);
-	emitted.push(...emittedPairs(last.records));
+	// What cut polls left over comes with the next polls, then nothing.
+	for (let drained = 0; ; drained++) {
+		if (drained > 200) throw new Error('still sending after 200 polls');
+		const last = await pollOk(bed, parameters);
+		emitted.push(...emittedPairs(last.records));
+		if (last.items === null) break;
+	}
 
 	expect(duplicates(emitted)).toEqual([]);
 	const missing = [...expected].filter((pair) => !emitted.includes(pair));
@@ -230,6 +238,30 @@ describe('Personnel Data Trigger: exactly once across polls', () => {
 			minFatal: 1,
 		});
 		expect(emitted).toBeGreaterThan(0);
+	}, 240_000);
+
+	it('cut by Max Changes per Poll and gone on from the server\'s cursor: each change once', async () => {
+		await randomRun(bed, {
+			seed: SEED + 4,
+			polls: 25,
+			parameters: { ...PARAMETERS, options: { maxChangesPerPoll: 40 } },
+			fatalChance: 0.15,
+			minFatal: 1,
+		});
+	}, 240_000);
+
+	it('cut by Max Changes per Poll under a condition: exactly the passing changes, once', async () => {
+		const { sim } = bed.simulator;
+		const [condition] = sim.createRecords('conditions', 1);
+		const rule = condition.data_engine;
+		await randomRun(bed, {
+			seed: SEED + 5,
+			polls: 25,
+			parameters: { ...PARAMETERS, condition: { __rl: true, mode: 'id', value: condition.id }, options: { maxChangesPerPoll: 25 } },
+			passes: (record) => evaluateRule(rule, record, sim.clock.today()),
+			fatalChance: 0.15,
+			minFatal: 1,
+		});
 	}, 240_000);
 
 	it('with every poll overlapping another one of the same trigger: each change once', async () => {

@@ -6,7 +6,7 @@ import { recordLocator } from '../../../shared/descriptions/recordLocator';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { MapperOperation } from './columns';
 
-/** The output field that says what a version 2 write did (documented in the README). */
+/** The output field that says what a version 2 write did (documented in docs/operations.md). */
 export const WRITE_OUTCOME_FIELD = 'writeOutcome';
 
 /** The resourceMapping method of the node (see ../../methods/resourceMapping.ts). */

@@ -17,6 +17,7 @@ export const upsert: Operation<'upsert'> = {
 	offeredFor: (resource) => resource === employee,
 	sinceVersion: NODE_VERSION_COLUMNS,
 	displayName: 'Create or Update',
+	builderHint: { propertyHint: 'Import or sync employees from a file or another system: match each item on one column (employee_number, email or id), create the missing ones, update only what differs, keep title and other histories.' },
 	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
 	description: () => 'Find the record by the column matched on: update it when one matches (only what changed), create it when none does',
 	concurrent: true,

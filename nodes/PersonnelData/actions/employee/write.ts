@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY, WRITE_ENVELOPE } from '../../../shared/apiChoices';
+import type { ParameterBuilderHint } from '../../../shared/descriptions/builderHint';
 import { withArticle } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 
@@ -23,21 +24,24 @@ import type { Operation } from '../types';
 const METHODS = { create: 'POST', update: 'PATCH', replace: 'PUT' } as const;
 
 /** `action` is also what n8n tells a model the tool does ("<action> in Personnel Data"). */
-const WORDING: Record<WriteName, { displayName: string; action: (record: string) => string; description: string }> = {
+const WORDING: Record<WriteName, { displayName: string; action: (record: string) => string; description: string; builderHint: ParameterBuilderHint }> = {
 	create: {
 		displayName: 'Create',
 		action: (record) => `Create ${record}`,
 		description: 'Create a new record; returns it as the API stored it, with its new ID',
+		builderHint: { propertyHint: 'Add one new employee (first_name and last_name required). To create or update by employee_number or email, use Create or Update.' },
 	},
 	update: {
 		displayName: 'Update',
 		action: (record) => `Update ${record} by ID`,
 		description: 'Change the fields given and leave the others (PATCH); returns the updated record',
+		builderHint: { propertyHint: 'Change some fields of one employee by ID; a new title, manager or org unit becomes an entry valid from a date and the history is kept.' },
 	},
 	replace: {
 		displayName: 'Replace',
 		action: (record) => `Replace ${record} by ID`,
 		description: 'Replace the whole record (PUT); returns the stored record',
+		builderHint: { propertyHint: 'Overwrite a whole employee by ID; fields left out are cleared. To change a few fields, use Update.' },
 	},
 };
 
@@ -88,6 +92,7 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 		displayName: WORDING[name].displayName,
 		action: (resource) => WORDING[name].action(withArticle(resource.displayName.toLowerCase())),
 		description: () => WORDING[name].description,
+		builderHint: WORDING[name].builderHint,
 		// Version 2 offers Options › Concurrency; version 1 has no such option, so its items run one at a time.
 		concurrent: true,
 		properties: (resource) =>

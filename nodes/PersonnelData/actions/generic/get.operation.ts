@@ -41,6 +41,7 @@ export const get: Operation<'get'> = {
 	name: 'get',
 	offeredFor: (resource) => resource.paths.get !== undefined,
 	displayName: 'Get',
+	builderHint: { propertyHint: 'Read one record by its ID (a UUID). Several items with one ID each are read in batches of 100.' },
 	action: (resource) => `Get ${withArticle(resource.displayName.toLowerCase())} by ID`,
 	description: (resource) => `Get one ${resource.displayName.toLowerCase()} by its ID (a UUID): one item, the API's JSON fields`,
 	concurrent: true,

@@ -53,6 +53,7 @@ export const getMany: Operation<'getMany'> = {
 	name: 'getMany',
 	offeredFor: (resource) => resource.paths.list !== undefined,
 	displayName: 'Get Many',
+	builderHint: { propertyHint: 'List or search records: filters (field, operator, value), a saved condition, order, Limit or Return All. Changed since a date: filter updated_at with gte; search by name: ilike with %.' },
 	action: (resource) => `Get many ${resource.pluralName.toLowerCase()} matching filters`,
 	description: (resource) =>
 		`List ${resource.pluralName.toLowerCase()} (filters, order, Limit or Return All): one item per record, the API's JSON fields`,

@@ -84,6 +84,7 @@ export const createOrUpdate: Operation<'createOrUpdate'> = {
 	name: 'createOrUpdate',
 	offeredFor: (resource) => resource === systemTimeType,
 	displayName: 'Create or Update',
+	builderHint: { propertyHint: 'Define or change an absence or attendance type of one system integration; running it again updates the same type.' },
 	action: (resource) => `Create or update ${withArticle(resource.displayName.toLowerCase())}`,
 	description: () => 'Create a time type, or update the one with the same code in that integration; returns the stored time type',
 	properties: () => properties,

@@ -6,6 +6,7 @@ export const competence: ResourceDefinition = {
 	displayName: 'Competence',
 	pluralName: 'Competences',
 	description: 'Skills, certificates and qualifications',
+	builderHint: { propertyHint: 'The catalogue of skills, certificates and qualifications.' },
 	conditionDomain: 'competence',
 	paths: { list: '/v1/org/competences', get: '/v1/org/competences/{id}' },
 	fields: {

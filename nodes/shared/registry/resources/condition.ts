@@ -7,6 +7,7 @@ export const condition: ResourceDefinition = {
 	displayName: 'Condition',
 	pluralName: 'Conditions',
 	description: 'Saved rules of the organization (read-only)',
+	builderHint: { propertyHint: 'Saved rules (for example "North office staff") to pass as the condition of a list; look up their IDs here.' },
 	paths: { list: '/v1/org/conditions' },
 	fields: {
 		id: { type: 'uuid', filter: ['eq', 'in'], orderable: true },

@@ -7,6 +7,7 @@ export const employee: ResourceDefinition = {
 	pluralName: 'Employees',
 	description:
 		'People of the organization: names, email, phones, employee number and dated properties (title, org unit, manager, employment type, cost center, work percentage); the only resource that can be written',
+	builderHint: { propertyHint: 'People: who works here, contact details, employee number, and dated title, manager, org unit, employment type, cost center or work percentage. The only resource that can be written (create, update, import).' },
 	conditionDomain: 'employee',
 	paths: {
 		list: '/v1/org/employees',

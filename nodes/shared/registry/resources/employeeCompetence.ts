@@ -6,6 +6,7 @@ export const employeeCompetence: ResourceDefinition = {
 	displayName: 'Employee Competence',
 	pluralName: 'Employee Competences',
 	description: 'Competences held by employees',
+	builderHint: { propertyHint: 'Who holds which competence, valid from and to which date.' },
 	conditionDomain: 'employee_competence',
 	paths: { list: '/v1/org/employee-competences' },
 	fields: {

@@ -6,6 +6,7 @@ export const employeeMapping: ResourceDefinition = {
 	displayName: 'Employee Mapping',
 	pluralName: 'Employee Mappings',
 	description: 'Links between employees and their records in connected systems',
+	builderHint: { propertyHint: 'Which employee is which record in a connected system (external IDs per system integration).' },
 	paths: { list: '/v1/org/employees/mappings' },
 	fields: {
 		id: idField,

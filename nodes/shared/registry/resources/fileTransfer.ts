@@ -6,6 +6,7 @@ export const fileTransfer: ResourceDefinition = {
 	displayName: 'File Transfer',
 	pluralName: 'File Transfers',
 	description: 'Files delivered to a target system',
+	builderHint: { propertyHint: 'A file sent to a target system: its status, and waiting until it is delivered.' },
 	paths: { get: '/v1/org/file-transfers/{id}' },
 	fields: {
 		id: plain('uuid'),

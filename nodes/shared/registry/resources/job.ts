@@ -6,6 +6,7 @@ export const job: ResourceDefinition = {
 	displayName: 'Job',
 	pluralName: 'Jobs',
 	description: 'Asynchronous work such as a sync or a replication',
+	builderHint: { propertyHint: 'The status of asynchronous work such as the replication an employee write starts.' },
 	paths: { get: '/v1/org/jobs/{id}' },
 	fields: {
 		id: plain('uuid'),

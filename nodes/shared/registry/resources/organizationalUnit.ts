@@ -6,6 +6,7 @@ export const organizationalUnit: ResourceDefinition = {
 	displayName: 'Organizational Unit',
 	pluralName: 'Organizational Units',
 	description: 'Teams, departments and divisions',
+	builderHint: { propertyHint: 'Teams, departments and the org chart (parent unit, tier); also deleted units.' },
 	conditionDomain: 'org_unit',
 	// v2 for a single unit: the deprecated v1 wraps `properties` in an undocumented container.
 	paths: { list: '/v1/org/organizational-units', get: '/v2/org/organizational-units/{id}' },

@@ -7,6 +7,7 @@ export const systemTimeType: ResourceDefinition = {
 	displayName: 'System Time Type',
 	pluralName: 'System Time Types',
 	description: 'Absence and attendance types of a system integration',
+	builderHint: { propertyHint: 'Define or change an absence or attendance type of a system integration, keyed by its name.' },
 	paths: { createOrUpdate: '/v1/org/time-reports/system-time-types/{id}' },
 	fields: {
 		id: plain('uuid'),

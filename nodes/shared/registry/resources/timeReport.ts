@@ -7,6 +7,7 @@ export const timeReport: ResourceDefinition = {
 	displayName: 'Time Report',
 	pluralName: 'Time Reports',
 	description: 'Reported absence and attendance: employee ID, start and end date (YYYY-MM-DD), times, extent, time type',
+	builderHint: { propertyHint: 'Absence and attendance reports (vacation, sick leave, hours) of employees by date range; read-only.' },
 	conditionDomain: 'time_report',
 	paths: { list: '/v1/org/time-reports', get: '/v1/org/time-reports/{id}' },
 	fields: {

@@ -1,0 +1,53 @@
+import type { IPollFunctions } from 'n8n-workflow';
+
+import { QUERY } from '../shared/apiChoices';
+import { toNodeError } from '../shared/errors';
+import { compareTimestamps } from '../shared/timestamps';
+import type { Query } from '../shared/transport';
+import type { WalkPlan } from './boundedWalk';
+import { BoundedWalk, isCursorRefusal, walkQuery } from './boundedWalk';
+import type { ChangeState } from './changeState';
+import type { PollRun, PollSetup } from './setup';
+import { changeOf, without } from './setup';
+import type { WatchSetup, WatchState } from './watchFields';
+import { Baseline, selectedFor } from './watchFields';
+
+/**
+ * Watch Fields' baseline: every record of the filters (no condition: a record the condition lets
+ * through later is then known), with only the id, the change field and the watched fields. A
+ * large one takes several polls (`WatchState.after`); changes are read once it is complete. A
+ * record changed after the trigger's watermark is left out: the reading that follows sends it
+ * (as first seen, its earlier values unknown) rather than compare it with its own new values.
+ */
+async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, state: ChangeState, run: PollRun): Promise<WatchState> {
+	const going = state.watch?.key === watch.key ? state.watch : null;
+	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
+	const plan: WalkPlan = { purpose: 'skip', op: 'gte', from: null };
+	const read = new Baseline(watch, going?.records);
+	const walkFrom = async (after: string | undefined) => {
+		const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, query, plan), after);
+		for await (const page of walk.pages()) {
+			for (const record of page.records) {
+				const change = changeOf(record, setup.field);
+				if (change && (state.watermark === null || compareTimestamps(change.at, state.watermark) > 0)) continue;
+				read.add(record);
+			}
+		}
+		return walk.stoppedAfter;
+	};
+	let after: string | undefined;
+	try {
+		after = await walkFrom(going?.after);
+	} catch (error) {
+		if (going?.after === undefined || !isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
+		after = await walkFrom(undefined);
+	}
+	return { ...read.state, ...(after === undefined ? {} : { after }) };
+}
+
+/** The state with the watch state the setup asks for: kept, read (on) afresh, or dropped. */
+export async function withWatch(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<ChangeState> {
+	if (!setup.watch) return state.watch === null ? state : { ...state, watch: null };
+	if (state.watch?.key === setup.watch.key && state.watch.after === undefined) return state;
+	return { ...state, watch: await baseline.call(this, setup, setup.watch, state, run) };
+}
