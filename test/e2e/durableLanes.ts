@@ -2,11 +2,13 @@
  * One lane of durableScheduler.e2e.test.ts: one n8n (one scheduler mode), a slow simulator, three
  * active Personnel Data Trigger workflows, a timeline of changes with an n8n restart in the middle,
  * and what the executions n8n stored delivered, per workflow (see ledger.ts for the counting).
+ * Changes count from the moment n8n has finished activating (2.41 activates in the background).
  *
  * - burst:    Employee Mappings, On Activation → Resume. A burst spread over many timestamps, a
  *             burst at one timestamp (a bulk import), small changes around them.
- * - watch:    Employees, Watch Fields `last_name`: a baseline longer than n8n's poll timeout;
- *             renames are sent, phone number changes are not.
+ * - watch:    Employees, Watch Fields `last_name`: a baseline longer than n8n's poll timeout,
+ *             read over several polls (Time Budget per Poll 3 s); renames are sent, phone number
+ *             changes are not.
  * - backfill: Employee Competences, On Activation → Start From a Date: several polls of records
  *             changed since the date, then the changes made meanwhile.
  */
@@ -31,6 +33,8 @@ export const LATENCY_MS = 300;
 /** Six Poll Times entries, each once a minute (n8n refuses a shorter interval per entry): a poll about every 10 s. */
 export const POLL_CRONS = [0, 10, 20, 30, 40, 50].map((second) => `${second} * * * * *`);
 const POLL_PERIOD_MS = 10_000;
+/** Options → Time Budget per Poll of the watch workflow (the others keep the default). */
+const WATCH_BUDGET_SECONDS = 3;
 /** After the burst: about two polls before the restart. */
 const BEFORE_RESTART_MS = 2 * POLL_PERIOD_MS;
 /** Waiting for delivery: ends when complete, after this long without any new item, or at the deadline. */
@@ -59,7 +63,11 @@ function workflows(startDate: string) {
 		triggerNode(NODE, CREDENTIAL, { resource, event: 'createdOrUpdated', simplify: false, options }, POLL_CRONS);
 	return [
 		linkedWorkflow(WORKFLOW_IDS.burst, 'E2E durable: bursts', [trigger('employeeMapping', {})]),
-		linkedWorkflow(WORKFLOW_IDS.watch, 'E2E durable: Watch Fields baseline', [trigger('employee', { watchFields: ['last_name'] })]),
+		// A 3 s budget: the activation poll, which no scheduler bounds, reads only part of the 60-page
+		// baseline too, so the rest is read by scheduled polls, across the restart, while renames happen.
+		linkedWorkflow(WORKFLOW_IDS.watch, 'E2E durable: Watch Fields baseline', [
+			trigger('employee', { watchFields: ['last_name'], timeBudgetSeconds: WATCH_BUDGET_SECONDS }),
+		]),
 		linkedWorkflow(WORKFLOW_IDS.backfill, 'E2E durable: backfill', [trigger('employeeCompetence', { onActivation: 'startFromDate', startDate })]),
 	];
 }
