@@ -22,6 +22,8 @@ export interface FlowResult {
 	duplicates: number;
 	/** Items that are no expected change (e.g. a phone number change under Watch Fields). */
 	unexpected: number;
+	/** Tolerated changes delivered once as first seen (see `tolerate`). */
+	tolerated: number;
 	missingByPhase: Record<string, number>;
 	/** Executions read, by status. */
 	executions: Record<string, number>;
@@ -55,6 +57,9 @@ export class Ledger {
 	readonly logs: string[] = [];
 	requests = 0;
 	private readonly expected = new Map<Flow, Map<string, string>>();
+	private readonly tolerated = new Map<Flow, Set<string>>();
+	/** `_event.type` of each delivered change, by pair. */
+	private readonly types = new Map<string, string>();
 	private readonly delivered = new Map<Flow, string[]>();
 	private readonly perExecution = new Map<Flow, Array<[number, number]>>();
 	private readonly readers: Map<Flow, ExecutionReader>;
@@ -68,10 +73,16 @@ export class Ledger {
 		this.readers = new Map(
 			FLOWS.map((flow) => {
 				this.expected.set(flow, new Map());
+				this.tolerated.set(flow, new Set());
 				this.delivered.set(flow, []);
 				this.perExecution.set(flow, []);
 				const reader = new ExecutionReader(workflowIds[flow], (execution) => {
-					const pairs = nodeItems(execution.data.resultData, NODE).map((row) => `${String(row.id)}@${String(row.updated_at)}`);
+					const pairs = nodeItems(execution.data.resultData, NODE).map((row) => {
+						const pair = `${String(row.id)}@${String(row.updated_at)}`;
+						const event = row._event as { type?: unknown } | undefined;
+						this.types.set(`${flow}:${pair}`, String(event?.type));
+						return pair;
+					});
 					this.delivered.get(flow)?.push(...pairs);
 					this.perExecution.get(flow)?.push([Number(execution.id), pairs.length]);
 				});
@@ -84,6 +95,16 @@ export class Ledger {
 	expect(flow: Flow, phase: string, pairs: readonly string[]): void {
 		const map = this.expected.get(flow) as Map<string, string>;
 		for (const pair of pairs) map.set(pair, phase);
+	}
+
+	/**
+	 * Changes `flow` may deliver once, as first seen (`_event.type` 'created'), but need not: under
+	 * Watch Fields, a change made while the baseline is still being read, to a record the baseline
+	 * has not reached yet, leaves the trigger no earlier value to compare with.
+	 */
+	tolerate(flow: Flow, pairs: readonly string[]): void {
+		const set = this.tolerated.get(flow) as Set<string>;
+		for (const pair of pairs) set.add(pair);
 	}
 
 	async update(server: N8nServer): Promise<void> {
@@ -117,7 +138,9 @@ export class Ledger {
 		for (const pair of delivered) times.set(pair, (times.get(pair) ?? 0) + 1);
 		const missing = [...expected.keys()].filter((pair) => !times.has(pair));
 		const repeated = [...times].filter(([, n]) => n > 1);
-		const unexpected = [...times.keys()].filter((pair) => !expected.has(pair));
+		const tolerated = this.tolerated.get(flow) as Set<string>;
+		const firstSeen = (pair: string) => tolerated.has(pair) && this.types.get(`${flow}:${pair}`) === 'created';
+		const unexpected = [...times.keys()].filter((pair) => !expected.has(pair) && !firstSeen(pair));
 		const missingByPhase: Record<string, number> = {};
 		for (const pair of missing) {
 			const phase = expected.get(pair) as string;
@@ -130,6 +153,7 @@ export class Ledger {
 			missing: missing.length,
 			duplicates: repeated.reduce((sum, [, n]) => sum + n - 1, 0),
 			unexpected: unexpected.length,
+			tolerated: [...times.keys()].filter(firstSeen).length,
 			missingByPhase,
 			executions: reader.statuses(),
 			itemsPerExecution: [...(this.perExecution.get(flow) as Array<[number, number]>)].sort((a, b) => a[0] - b[0]).map(([, n]) => n),
@@ -169,7 +193,7 @@ export function summaryLines(result: LaneResult): string[] {
 		const r = result.flows[flow];
 		const missing = Object.entries(r.missingByPhase).map(([phase, n]) => `${n} ${phase}`).join(', ');
 		lines.push(
-			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.unexpected} unexpected, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
+			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.unexpected} unexpected, ${r.tolerated} first seen, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
 		);
 	}
 	lines.push(`  marks: ${result.marks.map((m) => `${m.mark}@${m.atS}s ${JSON.stringify(m.delivered)}`).join(' · ')}`);
