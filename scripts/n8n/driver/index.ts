@@ -17,3 +17,5 @@ export * from './processes';
 export * from './userFolder';
 export * from './cli';
 export * from './server';
+export * from './executions';
+export * from './publication';
