@@ -12,8 +12,8 @@
  * - backfill: Employee Competences, On Activation → Start From a Date: several polls of records
  *             changed since the date, then the changes made meanwhile.
  */
-import { startSimulator } from '../simulator/server';
-import type { ResourceName, SimRecord } from '../simulator/types';
+import { startSimulator } from '../../scripts/simulator/server';
+import type { ResourceName, SimRecord } from '../../scripts/simulator/types';
 import {
 	importCredentials,
 	importWorkflow,
