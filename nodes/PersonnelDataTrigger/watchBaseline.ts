@@ -16,8 +16,8 @@ import { Baseline, selectedFor } from './watchFields';
  * Watch Fields' baseline: every record of the filters (no condition: a record the condition lets
  * through later is then known), with only the id, the change field and the watched fields. A
  * large one takes several polls (`WatchState.after`); changes are read once it is complete. A
- * record changed after the trigger's watermark is left out: the reading that follows sends it
- * (as first seen, its earlier values unknown) rather than compare it with its own new values.
+ * record changed after the trigger's watermark is not compared with its own new values: the
+ * reading that follows sends it once, every watched field listed, its earlier values unknown.
  */
 async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetup, state: ChangeState, run: PollRun): Promise<WatchState> {
 	const going = state.watch?.key === watch.key ? state.watch : null;
@@ -29,8 +29,8 @@ async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetu
 		for await (const page of walk.pages()) {
 			for (const record of page.records) {
 				const change = changeOf(record, setup.field);
-				if (change && (state.watermark === null || compareTimestamps(change.at, state.watermark) > 0)) continue;
-				read.add(record);
+				if (change && (state.watermark === null || compareTimestamps(change.at, state.watermark) > 0)) read.changedMeanwhile(record);
+				else read.add(record);
 			}
 		}
 		return walk.stoppedAfter;

@@ -123,6 +123,19 @@ export class Baseline {
 		this.records[id] = snapshot(this.watch, record);
 	}
 
+	/**
+	 * A record changed after the trigger's watermark while the baseline is read: its change will be
+	 * read as such, but its values before it were never seen. An empty entry says so.
+	 */
+	changedMeanwhile(record: IDataObject): void {
+		if (record.id === undefined || record.id === null) return;
+		const id = String(record.id);
+		// Read earlier in the baseline, before it changed: those values are the ones to compare with.
+		if (id in this.records) return;
+		if (++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
+		this.records[id] = [];
+	}
+
 	get state(): WatchState {
 		return { key: this.watch.key, records: this.records };
 	}
@@ -141,7 +154,8 @@ function historyDiff(before: unknown, after: unknown): IDataObject {
 /**
  * The records of one reading (oldest first) compared with the state: those to emit, each with its
  * note, and the state after them. A record not in the state is new to it (created); one whose
- * watched fields are all unchanged is not emitted.
+ * watched fields are all unchanged is not emitted; one whose earlier values the state never saw
+ * (an empty entry) is emitted once with every watched field.
  */
 export function compareWatched(
 	watch: WatchSetup,
@@ -160,6 +174,11 @@ export function compareWatched(
 		kept[id] = now;
 		if (before === undefined) {
 			emitted.push({ record, note: { firstSeen: true, changedFields: [...watch.fields] } });
+			continue;
+		}
+		if (before.length === 0) {
+			// Changed while the baseline was read (see `Baseline.changedMeanwhile`): its earlier values were never seen.
+			emitted.push({ record, note: { firstSeen: false, changedFields: [...watch.fields], ...(watch.withValues ? { previous: {} } : {}) } });
 			continue;
 		}
 		const changed = watch.fields.filter((_, index) => before[index] !== now[index]);

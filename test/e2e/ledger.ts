@@ -22,7 +22,7 @@ export interface FlowResult {
 	duplicates: number;
 	/** Items that are no expected change (e.g. a phone number change under Watch Fields). */
 	unexpected: number;
-	/** Tolerated changes delivered once as first seen (see `tolerate`). */
+	/** Tolerated changes delivered once, earlier values unknown (see `tolerate`). */
 	tolerated: number;
 	missingByPhase: Record<string, number>;
 	/** Executions read, by status. */
@@ -98,9 +98,9 @@ export class Ledger {
 	}
 
 	/**
-	 * Changes `flow` may deliver once, as first seen (`_event.type` 'created'), but need not: under
-	 * Watch Fields, a change made while the baseline is still being read, to a record the baseline
-	 * has not reached yet, leaves the trigger no earlier value to compare with.
+	 * Changes `flow` may deliver once (as an update of every watched field, `_event.type` 'updated'),
+	 * but need not: under Watch Fields, a change made while the baseline is still being read, to a
+	 * record the baseline has not reached yet, leaves the trigger no earlier value to compare with.
 	 */
 	tolerate(flow: Flow, pairs: readonly string[]): void {
 		const set = this.tolerated.get(flow) as Set<string>;
@@ -139,8 +139,8 @@ export class Ledger {
 		const missing = [...expected.keys()].filter((pair) => !times.has(pair));
 		const repeated = [...times].filter(([, n]) => n > 1);
 		const tolerated = this.tolerated.get(flow) as Set<string>;
-		const firstSeen = (pair: string) => tolerated.has(pair) && this.types.get(`${flow}:${pair}`) === 'created';
-		const unexpected = [...times.keys()].filter((pair) => !expected.has(pair) && !firstSeen(pair));
+		const earlierUnknown = (pair: string) => tolerated.has(pair) && this.types.get(`${flow}:${pair}`) === 'updated';
+		const unexpected = [...times.keys()].filter((pair) => !expected.has(pair) && !earlierUnknown(pair));
 		const missingByPhase: Record<string, number> = {};
 		for (const pair of missing) {
 			const phase = expected.get(pair) as string;
@@ -153,7 +153,7 @@ export class Ledger {
 			missing: missing.length,
 			duplicates: repeated.reduce((sum, [, n]) => sum + n - 1, 0),
 			unexpected: unexpected.length,
-			tolerated: [...times.keys()].filter(firstSeen).length,
+			tolerated: [...times.keys()].filter(earlierUnknown).length,
 			missingByPhase,
 			executions: reader.statuses(),
 			itemsPerExecution: [...(this.perExecution.get(flow) as Array<[number, number]>)].sort((a, b) => a[0] - b[0]).map(([, n]) => n),
@@ -193,7 +193,7 @@ export function summaryLines(result: LaneResult): string[] {
 		const r = result.flows[flow];
 		const missing = Object.entries(r.missingByPhase).map(([phase, n]) => `${n} ${phase}`).join(', ');
 		lines.push(
-			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.unexpected} unexpected, ${r.tolerated} first seen, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
+			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.unexpected} unexpected, ${r.tolerated} with earlier values unknown, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
 		);
 	}
 	lines.push(`  marks: ${result.marks.map((m) => `${m.mark}@${m.atS}s ${JSON.stringify(m.delivered)}`).join(' · ')}`);

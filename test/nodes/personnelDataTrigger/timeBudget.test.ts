@@ -7,6 +7,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { useTestBed } from '../setup';
+import type { SimRecord } from '../../../scripts/simulator/types';
+import type { EmittedRecord } from './helpers';
 import { changePairs, duplicates, emittedPairs, lastSeq, listRequestsSince, poll, pollOk } from './helpers';
 
 const budgeted = (options: INodeParameters = {}): INodeParameters => ({
@@ -75,6 +77,25 @@ describe('Personnel Data Trigger: Time Budget per Poll', () => {
 		sim().touchRecords('employees', [record.id], { changes: { email: 'budget@example.com' } });
 		const changed = await pollOk(bed, watching);
 		expect(emittedPairs(changed.records)).toEqual(changePairs(sim().getRecords('employees', [record.id])));
+	});
+
+	it('a record changed while the baseline is read comes once, as an update of every watched field; then only watched changes', async () => {
+		sim().createRecords('employees', 1_000);
+		sim().setFaults({ latencyMs: 150, applyToProvisioning: false });
+		const watching = budgeted({ watchFields: ['email'] });
+		expect((await pollOk(bed, watching)).items).toBeNull();
+		// The newest record, last in the baseline's walk (oldest first): not read yet when it changes (an unwatched field).
+		const record = sim().getRecords('employees').at(-1) as SimRecord;
+		sim().touchRecords('employees', [record.id], { changes: { phone1: '+46 70 000 00 02' } });
+		const sent: EmittedRecord[] = [];
+		for (let i = 0; i < 12; i++) sent.push(...(await pollOk(bed, watching)).records);
+		expect(sent.map((item) => item.id)).toEqual([record.id]);
+		expect(sent[0]._event).toMatchObject({ type: 'updated', changedFields: ['email'] });
+		// Its values are known now: an unwatched change is not sent, a watched one is.
+		sim().touchRecords('employees', [record.id], { changes: { phone1: '+46 70 000 00 03' } });
+		expect((await pollOk(bed, watching)).items).toBeNull();
+		sim().touchRecords('employees', [record.id], { changes: { email: 'meanwhile@example.com' } });
+		expect(emittedPairs((await pollOk(bed, watching)).records)).toEqual(changePairs(sim().getRecords('employees', [record.id])));
 	});
 
 	it.each([0, 31, 'soon'])('refuses %p with an error naming the option, and sends no request', async (value) => {
