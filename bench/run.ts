@@ -28,13 +28,11 @@ import {
 	type TriggerResult,
 } from './common';
 import { writeBlock } from '../scripts/docs/generatedBlock';
+import { BENCHMARK_BLOCK, BENCHMARK_PAGE } from './page';
 import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
 import { latenciesFromEnv, latencyFigures, latencyMarkdown } from './latency';
 import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, n8nSectionKeys, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
 
-/** The page whose tables a full run rewrites (between its generated-block markers). */
-const BENCHMARK_PAGE = 'docs/benchmarks.md';
-export const BENCHMARK_BLOCK = 'benchmark (npm run bench)';
 
 interface Plan {
 	quick: boolean;

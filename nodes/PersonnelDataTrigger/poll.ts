@@ -66,7 +66,12 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number, 
 
 async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<Emitted[] | null> {
 	const staticData = this.getWorkflowStaticData('node');
-	const stored = run.lease.newest(readState(staticData.changes));
+	const fromN8n = readState(staticData.changes);
+	if (run.lease.awaitsSave(fromN8n)) {
+		this.logger.debug('Personnel Data Trigger: n8n has not stored the state of the previous poll yet; this poll reads nothing');
+		return null;
+	}
+	const stored = run.lease.newest(fromN8n);
 	const store = (next: ChangeState, emitting: boolean): boolean => {
 		// A poll overtaken as hung stores and emits nothing: the one that took over does.
 		if (!run.lease.held) return false;
@@ -77,6 +82,7 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		}
 		staticData.changes = next;
 		if (carriedInProcess(run, emitting)) run.lease.commit(next);
+		else run.lease.expectSave(next);
 		return true;
 	};
 	const userActivation = activationPoll && !run.clock.scheduled && USER_ACTIVATIONS.has(this.getActivationMode());
@@ -119,7 +125,7 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
  * that sends nothing (an activation, a baseline, changes Watch Fields holds back), or any poll on
  * n8n without a poll budget (2.8: no scheduler abandons a poll, and every poll's items run).
  * n8n 2.41 may abandon a poll or drop its items (a superseded activation): its state then comes
- * only from what n8n saved.
+ * only from what n8n saved, and the next poll waits a while for that save (`PollLease.awaitsSave`).
  */
 function carriedInProcess(run: PollRun, emitting: boolean): boolean {
 	return !emitting || run.clock.n8nBudgetMs === undefined;

@@ -21,7 +21,18 @@ interface Slot {
 	/** When the holder last made progress (acquired, or a request answered). */
 	progressAt: number;
 	committed: ChangeState | undefined;
+	/** The state a poll emitted that n8n saves itself (see `awaitsSave`), and when. */
+	emitted: { revision: number; at: number } | undefined;
 }
+
+/**
+ * How long a poll waits for n8n to save the state the previous poll emitted. n8n's durable
+ * scheduler without durable cursors saves it in the background while the execution starts (seen
+ * landing 3.4 s late under load); a poll that read the older state would send the same changes
+ * again. Past this, the emitted items are taken to be dropped (a workflow deactivated during the
+ * poll) and the changes are read again. A poll every minute never waits.
+ */
+export const SAVE_WAIT_MS = 10_000;
 
 /**
  * A running poll that has made no progress for this long is taken to be hung: the next poll takes
@@ -47,7 +58,7 @@ export class PollLease {
 	static acquire(key: string, now = Date.now()): PollLease | undefined {
 		let slot = slots.get(key);
 		if (!slot) {
-			slot = { holder: null, progressAt: now, committed: undefined };
+			slot = { holder: null, progressAt: now, committed: undefined, emitted: undefined };
 			slots.set(key, slot);
 		}
 		if (slot.holder !== null && now - slot.progressAt < LEASE_STALE_MS) return undefined;
@@ -76,6 +87,25 @@ export class PollLease {
 
 	commit(state: ChangeState): void {
 		if (this.held) this.slot.committed = state;
+	}
+
+	/** A poll emitted `state`, which n8n stores with (or after) the execution it starts. */
+	expectSave(state: ChangeState, now = Date.now()): void {
+		if (this.held) this.slot.emitted = { revision: state.revision, at: now };
+	}
+
+	/**
+	 * True while the stored state is older than the one the previous poll emitted and n8n may still
+	 * be saving it: this poll must not read (it would repeat those changes), nor move anything.
+	 */
+	awaitsSave(stored: ChangeState | undefined, now = Date.now()): boolean {
+		const emitted = this.slot.emitted;
+		if (emitted === undefined) return false;
+		if ((stored?.revision ?? -1) >= emitted.revision || now - emitted.at > SAVE_WAIT_MS) {
+			this.slot.emitted = undefined;
+			return false;
+		}
+		return true;
 	}
 
 	release(): void {

@@ -166,6 +166,11 @@ export interface ScheduledPollOptions extends Omit<PollOptions, 'mode' | 'activa
 	durableCursors: boolean;
 	/** What `getPollBudgetMs` answers; default: as n8n 2.41 derives it from the timeout. */
 	budgetMs?: number;
+	/**
+	 * Without durable cursors n8n saves an emitting poll's static data in the background
+	 * (`void saveStaticData`) while the execution starts: it lands this much later.
+	 */
+	saveDelayMs?: number;
 }
 
 export interface ScheduledPollResult extends PollResult {
@@ -548,7 +553,14 @@ export class NodeRuntime {
 		}
 		const items = 'items' in outcome ? outcome.items : undefined;
 		const emitted = items !== null && items !== undefined;
-		if (emitted || ('items' in outcome && options.durableCursors)) this.workflowStaticData = plain(workflow.staticData);
+		if (emitted && !options.durableCursors && options.saveDelayMs !== undefined) {
+			const saved = plain(workflow.staticData);
+			setTimeout(() => {
+				this.workflowStaticData = saved;
+			}, options.saveDelayMs);
+		} else if (emitted || ('items' in outcome && options.durableCursors)) {
+			this.workflowStaticData = plain(workflow.staticData);
+		}
 		return {
 			abandoned: false,
 			finished,

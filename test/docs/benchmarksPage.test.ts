@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { BENCHMARK_BLOCK } from '../../bench/run';
+import { BENCHMARK_BLOCK, BENCHMARK_PAGE } from '../../bench/page';
 import { readBlock } from '../../scripts/docs/generatedBlock';
 
 const ROOT = resolve(__dirname, '../..');
@@ -14,6 +14,6 @@ describe('the benchmark page', () => {
 	it('shows the figures of bench/results/latest.json (run `npm run bench` when this fails)', () => {
 		const latest = JSON.parse(readFileSync(join(ROOT, 'bench/results/latest.json'), 'utf8')) as { quick?: boolean; page?: unknown };
 		expect({ quick: latest.quick, hasPage: typeof latest.page === 'string' }).toEqual({ quick: false, hasPage: true });
-		expect(readBlock(join(ROOT, 'docs/benchmarks.md'), BENCHMARK_BLOCK)).toBe(String(latest.page).trim());
+		expect(readBlock(join(ROOT, BENCHMARK_PAGE), BENCHMARK_BLOCK)).toBe(String(latest.page).trim());
 	});
 });

@@ -1,5 +1,6 @@
 import type { Change, ChangeState } from '../../nodes/PersonnelDataTrigger/changeState';
 import { advance, initialState, noveltyCheck, readFrom, readState, RECENT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
+import { leaseKey, PollLease, SAVE_WAIT_MS } from '../../nodes/PersonnelDataTrigger/pollLease';
 
 const T1 = '2026-11-23T08:00:00.000001Z';
 const T2 = '2026-11-23T08:00:00.000002Z';
@@ -137,5 +138,22 @@ describe('a stopped walk in the state (resume)', () => {
 	])('drops one with %s: the next poll reads again from the watermark', (_, wrong) => {
 		const resume = { purpose: 'skip', op: 'eq', from: T1, after: 'c', view: 'q', ...wrong };
 		expect(readState({ ...v3, resume })?.resume).toBeNull();
+	});
+});
+
+describe('waiting for n8n to store an emitted state (PollLease.awaitsSave)', () => {
+	const state = (revision: number) => ({ revision }) as ChangeState;
+	it('waits while the stored state is older, up to SAVE_WAIT_MS, then reads again (the items were dropped)', () => {
+		const lease = PollLease.acquire(leaseKey('wf-save', 'node'), 0) as PollLease;
+		expect(lease.awaitsSave(state(4), 0)).toBe(false);
+		lease.expectSave(state(5), 1_000);
+		expect(lease.awaitsSave(state(4), 2_000)).toBe(true);
+		expect(lease.awaitsSave(undefined, 2_000)).toBe(true);
+		expect(lease.awaitsSave(state(4), 1_000 + SAVE_WAIT_MS + 1)).toBe(false);
+		// Once it has stopped waiting it does not wait again for the same state.
+		expect(lease.awaitsSave(state(4), 2_000)).toBe(false);
+		lease.expectSave(state(6), 3_000);
+		expect(lease.awaitsSave(state(6), 3_500)).toBe(false);
+		lease.release();
 	});
 });

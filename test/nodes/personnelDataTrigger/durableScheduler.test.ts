@@ -8,6 +8,7 @@
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { SAVE_WAIT_MS } from '../../../nodes/PersonnelDataTrigger/pollLease';
 import type { ScheduledPollResult } from '../../../scripts/harness';
 import type { TestBed } from '../setup';
 import { useTestBed } from '../setup';
@@ -23,8 +24,8 @@ interface Poll {
 	records: EmittedRecord[];
 }
 
-async function scheduledPoll(bed: TestBed, parameters: INodeParameters, options: { durableCursors?: boolean; budgetMs?: number } = {}): Promise<Poll> {
-	const result = await bed.runtime.scheduledPoll({ nodeType: NODE_TYPE, parameters, timeoutMs: TIMEOUT_MS, durableCursors: options.durableCursors ?? true, budgetMs: options.budgetMs });
+async function scheduledPoll(bed: TestBed, parameters: INodeParameters, options: { durableCursors?: boolean; budgetMs?: number; saveDelayMs?: number } = {}): Promise<Poll> {
+	const result = await bed.runtime.scheduledPoll({ nodeType: NODE_TYPE, parameters, timeoutMs: TIMEOUT_MS, durableCursors: options.durableCursors ?? true, budgetMs: options.budgetMs, saveDelayMs: options.saveDelayMs });
 	if (result.error) throw new Error(`poll failed: ${result.error.message}`);
 	const items: INodeExecutionData[] = result.items?.[0] ?? [];
 	return { result, records: items.map((item) => item.json as EmittedRecord) };
@@ -89,6 +90,9 @@ describe.each([true, false])('Personnel Data Trigger on the durable scheduler (d
 		const abandoned = await scheduledPoll(bed, EMPLOYEES, { durableCursors, budgetMs: 20_000 });
 		expect(abandoned.result.abandoned).toBe(true);
 		await abandoned.result.finished;
+		// It ended within the budget it was told, as if n8n had taken its items: the next polls
+		// wait that long for n8n to store its state, then read the changes again.
+		await new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS));
 		sim().setFaults({ latencyMs: LATENCY_MS, applyToProvisioning: false });
 		const { sent } = await drain(bed, EMPLOYEES, durableCursors, burst.length);
 		expect(duplicates(sent)).toEqual([]);
@@ -133,5 +137,26 @@ describe.each([true, false])('Personnel Data Trigger on the durable scheduler (d
 		expect(sent).toEqual(changePairs(since));
 		const after = sim().createRecords('employees', 3);
 		expect((await drain(bed, backfill, durableCursors, after.length)).sent).toEqual(changePairs(after));
+	});
+});
+
+describe('Personnel Data Trigger on the durable scheduler without durable cursors: n8n saves the state in the background', () => {
+	const bed = useTestBed({}, { per: 'test' });
+	const sim = () => bed.simulator.sim;
+
+	it('a poll that starts before n8n has saved the previous poll\'s state reads nothing, and nothing is sent twice', async () => {
+		const options = { durableCursors: false, saveDelayMs: 1_500 };
+		await scheduledPoll(bed, EMPLOYEES, options);
+		await scheduledPoll(bed, EMPLOYEES, options);
+		const first = sim().createRecords('employees', 30);
+		const sent = emittedPairs((await scheduledPoll(bed, EMPLOYEES, options)).records);
+		expect(sent.sort()).toEqual(changePairs(first).sort());
+		// n8n has not stored that state yet: the next poll must not read from the older one.
+		const early = await scheduledPoll(bed, EMPLOYEES, options);
+		expect(early.result.items).toBeNull();
+		await new Promise((resolve) => setTimeout(resolve, 1_600));
+		expect((await scheduledPoll(bed, EMPLOYEES, options)).result.items).toBeNull();
+		const second = sim().createRecords('employees', 5);
+		expect(emittedPairs((await scheduledPoll(bed, EMPLOYEES, options)).records).sort()).toEqual(changePairs(second).sort());
 	});
 });
