@@ -23,9 +23,9 @@
  * - Measured here (2 cores, shared): 2.41 about 7.5 minutes for its three lanes, 2.8.4 about 2.
  *
  * Watch Fields: renames must arrive exactly once. A phone number change made while the baseline
- * is still being read, to an employee the baseline has not reached, may arrive once as first seen
- * (`created`): the trigger never saw the earlier value (ledger.ts: tolerate). Made after the
- * baseline, it must not arrive at all (the lane's last phase).
+ * is still being read, to an employee the baseline has not reached, may arrive once as an update
+ * of every watched field (`updated`): the trigger never saw the earlier value (ledger.ts:
+ * tolerate). Made after the baseline, it must not arrive at all (the lane's last phase).
  *
  * Reports: one line per workflow on the console, and .e2e-tmp/durable-scheduler/<key>-<lane>.json
  * with n8n's poll log (debug level: the scheduler's 'abandoned' warnings and back-offs).
