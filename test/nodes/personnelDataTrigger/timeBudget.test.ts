@@ -9,7 +9,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { useTestBed } from '../setup';
 import type { SimRecord } from '../../../scripts/simulator/types';
 import type { EmittedRecord } from './helpers';
-import { changePairs, duplicates, emittedPairs, lastSeq, listRequestsSince, poll, pollOk } from './helpers';
+import { changePairs, duplicates, emittedPairs, failNthRequest, lastSeq, listRequestsSince, poll, pollOk, stateOf } from './helpers';
 
 const budgeted = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'employee',
@@ -96,6 +96,55 @@ describe('Personnel Data Trigger: Time Budget per Poll', () => {
 		expect((await pollOk(bed, watching)).items).toBeNull();
 		sim().touchRecords('employees', [record.id], { changes: { email: 'meanwhile@example.com' } });
 		expect(emittedPairs((await pollOk(bed, watching)).records)).toEqual(changePairs(sim().getRecords('employees', [record.id])));
+	});
+
+	it('a server that refuses the stored cursor: the poll reads again from the last change sent, nothing twice', async () => {
+		const capped = { resource: 'employee', event: 'createdOrUpdated', simplify: false, options: { maxChangesPerPoll: 100 } };
+		expect((await pollOk(bed, capped)).items).toBeNull();
+		sim().freezeClock();
+		const burst = sim().createRecords('employees', 350);
+		sim().unfreezeClock();
+		const sent = emittedPairs((await pollOk(bed, capped)).records);
+		expect((stateOf(bed).changes as { resume: unknown }).resume).not.toBeNull();
+		// The count at the watermark, then the page after the stored cursor: refused (an expired cursor).
+		const restore = failNthRequest(sim(), '/v1/org/employees', 2, { status: 400, count: 1 });
+		const refused = await pollOk(bed, capped);
+		restore();
+		expect(refused.logs.join('\n')).toMatch(/no longer accepts the cursor/);
+		sent.push(...emittedPairs(refused.records));
+		for (let i = 0; i < 10 && sent.length < burst.length; i++) sent.push(...emittedPairs((await pollOk(bed, capped)).records));
+		expect((await pollOk(bed, capped)).items).toBeNull();
+		expect(duplicates(sent)).toEqual([]);
+		expect(sent.sort()).toEqual(changePairs(burst).sort());
+	});
+
+	it('a page that fails once the budget is spent (HTML with 200): the pages read are sent, the next poll goes on', async () => {
+		expect((await pollOk(bed, budgeted())).items).toBeNull();
+		const burst = sim().createRecords('employees', 1_500);
+		sim().setFaults({ latencyMs: 150, applyToProvisioning: false });
+		// Past about 7 pages of 150 ms the 1 s budget is spent; the 9th list request and its retries answer HTML.
+		const restore = failNthRequest(sim(), '/v1/org/employees', 9, { status: 'html200', count: 10 });
+		const first = await pollOk(bed, budgeted());
+		restore();
+		sim().clearFaults();
+		expect(first.records.length).toBeGreaterThan(0);
+		expect(first.records.length).toBeLessThan(burst.length);
+		const sent = emittedPairs(first.records);
+		for (let i = 0; i < 10 && sent.length < burst.length; i++) sent.push(...emittedPairs((await pollOk(bed, budgeted())).records));
+		expect(duplicates(sent)).toEqual([]);
+		expect(sent.sort()).toEqual(changePairs(burst).sort());
+	});
+
+	it('a first page that fails (HTML with 200) is the poll\'s error: nothing stored, nothing sent', async () => {
+		expect((await pollOk(bed, budgeted())).items).toBeNull();
+		sim().createRecords('employees', 300);
+		const before = stateOf(bed);
+		const restore = failNthRequest(sim(), '/v1/org/employees', 1, { status: 'html200', count: 10 });
+		const failed = await poll(bed, budgeted());
+		restore();
+		expect(failed.error?.message).toMatch(/employees/);
+		expect(failed.items).toBeUndefined();
+		expect(stateOf(bed)).toEqual(before);
 	});
 
 	it.each([0, 31, 'soon'])('refuses %p with an error naming the option, and sends no request', async (value) => {
