@@ -30,9 +30,9 @@ const learnedQuery = (setup: PollSetup, plan: WalkPlan) => walkQuery(setup, prob
  * budget, into the state: they count as sent. Records changed after the activation are left for
  * the reading that follows.
  */
-async function learn(this: IPollFunctions, setup: PollSetup, run: PollRun, state: ChangeState, plan: WalkPlan, after?: string): Promise<ChangeState> {
+async function learn(this: IPollFunctions, setup: PollSetup, run: PollRun, state: ChangeState, plan: WalkPlan, resumed?: Resume): Promise<ChangeState> {
 	const watermark = state.watermark as string;
-	const walk = new BoundedWalk(this, setup, run, plan, learnedQuery(setup, plan), after);
+	const walk = new BoundedWalk(this, setup, run, plan, learnedQuery(setup, plan), resumed?.after, resumed?.requests);
 	const existing: Change[] = [];
 	for await (const page of walk.pages()) {
 		for (const record of page.records) {
@@ -40,7 +40,7 @@ async function learn(this: IPollFunctions, setup: PollSetup, run: PollRun, state
 			if (change && compareTimestamps(change.at, watermark) <= 0) existing.push(change);
 		}
 	}
-	const atWatermark = walk.complete && after === undefined ? existing.filter((change) => compareTimestamps(change.at, watermark) === 0).length : null;
+	const atWatermark = walk.complete && resumed === undefined ? existing.filter((change) => compareTimestamps(change.at, watermark) === 0).length : null;
 	return advance(state, existing, { lookbackMs: setup.lookbackMs, countAtWatermark: atWatermark, countView: setup.countView, resume: walk.resume });
 }
 
@@ -72,7 +72,7 @@ export async function activate(this: IPollFunctions, setup: PollSetup, run: Poll
 
 /** An activation whose listing a previous poll had to stop: go on with it (nothing is sent). */
 export async function continueActivation(this: IPollFunctions, setup: PollSetup, run: PollRun, state: ChangeState, resume: Resume): Promise<ChangeState> {
-	return await learn.call(this, setup, run, state, resume, resume.after);
+	return await learn.call(this, setup, run, state, resume, resume);
 }
 
 const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -47,6 +47,8 @@ export class BoundedWalk {
 		private readonly query: Query,
 		/** Go on after this cursor (a stored `Resume`). */
 		private readonly after?: string,
+		/** Requests the walk sent in earlier polls: Max Requests bounds the whole walk, not each poll. */
+		private readonly spent = 0,
 	) {
 		this.resumeAfter = after;
 	}
@@ -64,7 +66,12 @@ export class BoundedWalk {
 	/** Where the next poll goes on; null when the walk got to the end or has no cursor yet. */
 	get resume(): Resume | null {
 		const after = this.stoppedAfter;
-		return after === undefined ? null : { purpose: this.plan.purpose, op: this.plan.op, from: this.plan.from, after, view: this.setup.queryView };
+		return after === undefined ? null : { purpose: this.plan.purpose, op: this.plan.op, from: this.plan.from, after, view: this.setup.queryView, requests: this.requests };
+	}
+
+	/** Requests of this walk so far, earlier polls' included. */
+	get requests(): number {
+		return this.spent + this.pagesRead;
 	}
 
 	/** The reader stops inside the page it was given: the next poll reads that page again. */
@@ -79,7 +86,7 @@ export class BoundedWalk {
 	 */
 	async *pages(): AsyncGenerator<WalkedPage> {
 		const request = listRequest(this.setup, this.query, this.run);
-		const iterator = walkPages.call(this.context, request, { maxRequests: this.setup.maxRequests, after: this.after });
+		const iterator = walkPages.call(this.context, request, { maxRequests: this.setup.maxRequests, after: this.after, spent: this.spent });
 		try {
 			for (;;) {
 				let next: IteratorResult<WalkedPage>;

@@ -23,7 +23,17 @@ export interface ChangeState {
 	 */
 	stream: string;
 	watermark: string | null;
+	/**
+	 * The ids sent (or counted as seen) at exactly the watermark, the most recent last, at most
+	 * `IDS_KEPT_MAX`: a bulk import at one timestamp must not grow the state with its size.
+	 */
 	idsAtWatermark: string[];
+	/**
+	 * How many records at exactly the watermark were sent or counted as seen, each once: more than
+	 * `idsAtWatermark` holds when the group outgrew `IDS_KEPT_MAX` (then the group is tracked by
+	 * this count and the server's cursor, see `idsComplete`).
+	 */
+	knownAtWatermark: number;
 	/**
 	 * How many records the server listed at exactly the watermark (the filters applied, never the
 	 * condition) when the trigger last knew them all; null: unknown. A poll that finds the same
@@ -47,6 +57,12 @@ export interface ChangeState {
 	 * from the server's cursor instead of reading again what was sent. null: none.
 	 */
 	resume: Resume | null;
+	/**
+	 * A listing of the records at exactly the watermark, to find ones the server placed behind the
+	 * cursor after the walk had read past them (changeWalk.ts); it runs before the walk goes on,
+	 * bounded and resumable like it. null: none pending.
+	 */
+	groupCheck: GroupCheck | null;
 	/** On Activation → Start From a Date: the date this state started from; null: activated at "now". */
 	origin: string | null;
 }
@@ -68,16 +84,45 @@ export interface Resume {
 	 * watermark when the walk stopped; more there later may sit behind the cursor. null: unknown.
 	 */
 	countAtCut?: number | null;
+	/** Requests this listing has sent in earlier polls: Max Requests bounds the whole listing. */
+	requests?: number;
+}
+
+/** A pending listing of the records at `at` (see `ChangeState.groupCheck`). */
+export interface GroupCheck {
+	at: string;
+	/** The listing's cursor after the pages already checked; undefined: not started. */
+	after?: string;
+	requests: number;
+}
+
+/**
+ * The most ids kept at one timestamp: enough for the same-second groups of a clock and for the
+ * page a walk stopped in (at least one page of 100), far less than a bulk import.
+ */
+export const IDS_KEPT_MAX = 1_000;
+
+/** Whether every record known at the watermark is among the kept ids (a small group). */
+export const idsComplete = (state: ChangeState): boolean => state.idsAtWatermark.length >= state.knownAtWatermark;
+
+const wholeCount = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
+
+function readGroupCheck(value: unknown): GroupCheck | null {
+	if (value === null || typeof value !== 'object') return null;
+	const { at, after, requests } = value as Record<string, unknown>;
+	if (typeof at !== 'string' || !(after === undefined || (typeof after === 'string' && after !== ''))) return null;
+	return { at, ...(after === undefined ? {} : { after }), requests: wholeCount(requests) ?? 0 };
 }
 
 function readResume(value: unknown): Resume | null {
 	if (value === null || typeof value !== 'object') return null;
-	const { purpose, op, from, after, view, countAtCut } = value as Record<string, unknown>;
+	const { purpose, op, from, after, view, countAtCut, requests } = value as Record<string, unknown>;
 	if (purpose !== 'changes' && purpose !== 'skip') return null;
 	if (op !== 'eq' && op !== 'gt' && op !== 'gte') return null;
 	if (!(from === null || typeof from === 'string') || typeof after !== 'string' || after === '' || typeof view !== 'string') return null;
-	const count = typeof countAtCut === 'number' && Number.isInteger(countAtCut) && countAtCut >= 0 ? { countAtCut } : {};
-	return { purpose, op, from, after, view, ...count };
+	const count = wholeCount(countAtCut) === undefined ? {} : { countAtCut: countAtCut as number };
+	const spent = wholeCount(requests) === undefined ? {} : { requests: requests as number };
+	return { purpose, op, from, after, view, ...count, ...spent };
 }
 
 /** Upper bound on remembered pairs: state must not grow with the history. */
@@ -119,12 +164,14 @@ export function readState(stored: unknown): ChangeState | undefined {
 			stream: state.stream,
 			watermark,
 			idsAtWatermark: state.idsAtWatermark,
+			knownAtWatermark: Math.max(wholeCount(state.knownAtWatermark) ?? 0, state.idsAtWatermark.length),
 			countAtWatermark: typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null,
 			countView: typeof state.countView === 'string' ? state.countView : '',
 			recent: state.recent,
 			recentFrom: typeof state.recentFrom === 'string' ? state.recentFrom : null,
 			watch: readWatchState(state.watch),
 			resume: readResume(state.resume),
+			groupCheck: readGroupCheck(state.groupCheck),
 			origin: typeof state.origin === 'string' ? state.origin : null,
 		};
 	}
@@ -142,12 +189,14 @@ export function readState(stored: unknown): ChangeState | undefined {
 			stream: streamOf(String(old.resource), String(old.field)),
 			watermark,
 			idsAtWatermark: state.idsAtWatermark,
+			knownAtWatermark: state.idsAtWatermark.length,
 			countAtWatermark: null,
 			countView: '',
 			recent: state.recent,
 			recentFrom: watermark !== null && lookbackMs > 0 ? minusMs(watermark, lookbackMs) : null,
 			watch: null,
 			resume: null,
+			groupCheck: null,
 			origin: null,
 		};
 	}
@@ -211,6 +260,8 @@ export interface Advance {
 	countView: string;
 	/** Where the next poll goes on; none: the reading got to the end. */
 	resume?: Resume | null;
+	/** A listing of the group at the watermark still to do; none: no such listing pending. */
+	groupCheck?: GroupCheck | null;
 }
 
 /**
@@ -222,7 +273,12 @@ export function advance(state: ChangeState, changes: readonly Change[], options:
 	const watermark = nextWatermark(state, changes, options.horizon ?? null);
 	const moved = watermark !== state.watermark;
 	const atWatermark = changes.filter((change) => watermark !== null && compareTimestamps(change.at, watermark) === 0).map((c) => c.id);
-	const idsAtWatermark = [...new Set([...(moved ? [] : state.idsAtWatermark), ...atWatermark])];
+	const keptIds = moved ? [] : state.idsAtWatermark;
+	const known = new Set(keptIds);
+	const added = [...new Set(atWatermark)].filter((id) => !known.has(id));
+	// The most recent ids last: a walk that stops inside a page reads that page again and needs them.
+	const idsAtWatermark = [...keptIds, ...added].slice(-IDS_KEPT_MAX);
+	const knownAtWatermark = (moved ? 0 : state.knownAtWatermark) + added.length;
 
 	let recent: string[] = [];
 	let recentFrom: string | null = null;
@@ -248,12 +304,14 @@ export function advance(state: ChangeState, changes: readonly Change[], options:
 		stream: state.stream,
 		watermark,
 		idsAtWatermark,
+		knownAtWatermark,
 		countAtWatermark: watermark === null ? 0 : options.countAtWatermark,
 		countView: options.countView,
 		recent,
 		recentFrom,
 		watch: state.watch,
 		resume: options.resume ?? null,
+		groupCheck: options.groupCheck ?? null,
 		origin: state.origin,
 	};
 }
@@ -276,12 +334,14 @@ export function initialState(
 		stream,
 		watermark: newest,
 		idsAtWatermark: [],
+		knownAtWatermark: 0,
 		countAtWatermark: null,
 		countView: options.countView,
 		recent: [],
 		recentFrom: newest !== null && options.lookbackMs > 0 ? minusMs(newest, options.lookbackMs) : null,
 		watch: null,
 		resume: null,
+		groupCheck: null,
 		origin: options.origin ?? null,
 	};
 	return newest === null ? { ...start, revision: revision + 1, countAtWatermark: 0 } : advance(start, existing, options);

@@ -1,5 +1,4 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../shared/errors';
 import type { ListPage } from '../shared/listPage';
@@ -9,7 +8,8 @@ import type { ApiRequest } from '../shared/transport';
 import type { WalkPlan } from './boundedWalk';
 import { BoundedWalk, isCursorRefusal, walkQuery } from './boundedWalk';
 import type { Change, ChangeState, Resume } from './changeState';
-import { advance, nextWatermark, noveltyCheck } from './changeState';
+import type { GroupCheck } from './changeState';
+import { advance, IDS_KEPT_MAX, idsComplete, nextWatermark, noveltyCheck } from './changeState';
 import type { PollRun, PollSetup } from './setup';
 import { changeOf, fieldFilter, listRequest, probeQuery } from './setup';
 
@@ -50,27 +50,43 @@ export interface PagesRead {
 	seen: Change[];
 	/** Where the next poll goes on; null: the walk got to the last page. */
 	resume: Resume | null;
-	/** The walk stopped before the last page (time budget, Max Changes per Poll). */
+	/** The walk stopped before the last page (time budget, Max Changes per Poll, a group to check). */
 	stopped: boolean;
 }
 
 /**
- * Every change from `from` on (`gte`, or `gt` when nothing new can sit at `from`), oldest first,
- * within the poll's budget: a walk started here, or one an earlier poll stopped in (`after`).
- * Also counts what it read at each timestamp, for the next poll.
+ * Decides, once, when a resumed walk gets past the timestamp it stopped in (or to its end),
+ * whether records may be missing there; true stops the walk at that point (see `resumedWalk`).
  */
-export async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, plan: WalkPlan, after?: string): Promise<PagesRead> {
-	const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, setup.query, plan), after);
+type PassCheck = (read: Pick<PagesRead, 'changes' | 'seen'>) => boolean;
+
+/**
+ * Every change from `from` on (`gte`, or `gt` when nothing new can sit at `from`), oldest first,
+ * within the poll's budget: a walk started here, or one an earlier poll stopped in (`resumed`).
+ * `passing` is asked at the first change later than the watermark, or at the end.
+ */
+export async function readPages(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, plan: WalkPlan, resumed?: Resume, passing?: PassCheck): Promise<PagesRead> {
+	const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, setup.query, plan), resumed?.after, resumed?.requests);
 	const isNew = noveltyCheck(state);
 	const records: IDataObject[] = [];
 	const changes: Change[] = [];
 	const seen: Change[] = [];
-	for await (const page of walk.pages()) {
+	let asked = passing === undefined || state.watermark === null;
+	const later = (change: Change) => compareTimestamps(change.at, state.watermark as string) > 0;
+	pages: for await (const page of walk.pages()) {
 		for (const record of page.records) {
 			const change = changeOf(record, setup.field);
 			if (!change) continue;
 			// A resumed walk shows again the rest of a page the last poll stopped in, sent before the watermark.
 			if (walk.resumed && state.watermark !== null && compareTimestamps(change.at, state.watermark) < 0) continue;
+			if (!asked && later(change)) {
+				asked = true;
+				if ((passing as PassCheck)({ changes, seen })) {
+					// This page is read again once the group is checked: what it held before here is sent now.
+					walk.stopInPage();
+					break pages;
+				}
+			}
 			seen.push(change);
 			if (isNew(change)) {
 				records.push(record);
@@ -83,15 +99,18 @@ export async function readPages(this: IPollFunctions, setup: PollSetup, state: C
 			break;
 		}
 	}
-	return { records, changes, seen, resume: walk.resume, stopped: !walk.complete };
+	const stopped = !walk.complete;
+	// A walk that got to its end without passing the watermark: the group is whole now, ask there.
+	if (!asked && !stopped) (passing as PassCheck)({ changes, seen });
+	return { records, changes, seen, resume: walk.resume, stopped };
 }
 
 /** The state after a walk that stopped early: exactly what it sent, and where the next poll goes on. */
-export async function stoppedAt(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, read: PagesRead): Promise<Reading> {
+export async function stoppedAt(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun, read: PagesRead, groupCheck: GroupCheck | null = null): Promise<Reading> {
 	let resume = read.resume;
 	const watermark = nextWatermark(state, read.changes);
 	if (resume !== null && setup.conditioned && watermark !== null) resume = { ...resume, countAtCut: await countIfAnswered.call(this, setup, watermark, run) };
-	const next = advance(state, read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume });
+	const next = advance(state, read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume, groupCheck });
 	return { records: read.records, next, resume };
 }
 
@@ -104,76 +123,63 @@ async function countIfAnswered(this: IPollFunctions, setup: PollSetup, at: strin
 	}
 }
 
-/**
- * Records the server listed at `at` after an earlier poll's walk went past them (a clock that
- * gives one timestamp to many records, or seconds only): a cursor goes on after its place, so
- * these would never come. Read when the server's count at `at` is more than the ids known there.
- */
-async function behindCursor(this: IPollFunctions, setup: PollSetup, run: PollRun, at: string, known: Set<string>): Promise<{ found: IDataObject[]; complete: boolean }> {
-	const plan: WalkPlan = { purpose: 'changes', op: 'eq', from: at };
-	const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, setup.query, plan));
-	const found: IDataObject[] = [];
-	for await (const page of walk.pages()) {
-		for (const record of page.records) {
-			const change = changeOf(record, setup.field);
-			if (change && compareTimestamps(change.at, at) === 0 && !known.has(change.id)) found.push(record);
-		}
-	}
-	return { found, complete: walk.complete };
-}
-
-/**
- * Without a count from the server, a group is listed again only up to this size: a clock's
- * same-second group is small, and a bulk import's one timestamp is long past when the walk
- * that stopped in it goes on.
- */
-const UNCOUNTED_GROUP_MAX = 1_000;
-
 /** A walk an earlier poll stopped in, read on; `count`: the records at the new watermark, where known. */
 interface Resumed {
 	read: PagesRead;
 	count: number | null;
+	/** Records may be missing at the watermark: the group is listed before the walk goes on. */
+	groupCheck: GroupCheck | null;
 }
 
-/** A walk an earlier poll stopped in, when the setup still reads the same; otherwise undefined. */
+/**
+ * A walk an earlier poll stopped in, read on from the server's cursor, when the setup still reads
+ * the same; otherwise undefined. A cursor goes on after its place: records the server placed at
+ * the watermark behind it since (a clock that gives one timestamp to many records) would never
+ * come. So when the walk gets past the watermark, the records there are compared like with like:
+ * the server's count at exactly that timestamp against the ones the trigger knows there (sent
+ * before, less those seen to have left it, plus the ones this walk found). Only a count higher
+ * than that proves records missing; then the walk stops there and the group is listed
+ * (`groupCheck.ts`) before it goes on. Without a count, a group small enough to know by id is
+ * listed; a large one cannot be told apart by id, and is reported instead (docs/trigger.md).
+ */
 export async function resumedWalk(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<Resumed | undefined> {
 	const { resume, watermark } = state;
 	if (resume?.purpose !== 'changes' || resume.view !== setup.queryView) return undefined;
 	// The server's count at the watermark (no condition) tells whether records came there behind the cursor.
 	const countBefore = watermark !== null ? await countAt.call(this, setup, watermark, run) : null;
+	const at = (change: Change) => compareTimestamps(change.at, watermark as string);
+	const ids = new Set(state.idsAtWatermark);
+	let groupCheck: GroupCheck | null = null;
+	const passing: PassCheck = (read) => {
+		const left = read.seen.filter((change) => at(change) > 0 && ids.has(change.id)).length;
+		const found = read.changes.filter((change) => at(change) === 0).length;
+		const expected = state.knownAtWatermark - left + found;
+		let missing: boolean;
+		if (countBefore === null) missing = idsComplete(state) && expected <= IDS_KEPT_MAX;
+		// The condition hides records from the walk; the count without it must not have grown since the cut.
+		else if (setup.conditioned) missing = resume.countAtCut === undefined || resume.countAtCut === null || countBefore > resume.countAtCut;
+		else missing = countBefore > expected;
+		if (!missing) return false;
+		if (!idsComplete(state)) {
+			this.logger.warn(
+				`Personnel Data Trigger: the server lists ${countBefore} records at ${watermark}, more than the ${expected} this trigger read there; the group is larger than the ${IDS_KEPT_MAX} ids it keeps, so the records added behind its cursor cannot be told apart and are not sent (docs/trigger.md: Liveness)`,
+			);
+			return false;
+		}
+		groupCheck = { at: watermark as string, requests: 0 };
+		return true;
+	};
 	let read: PagesRead;
 	try {
-		read = await readPages.call(this, setup, state, run, resume, resume.after);
+		read = await readPages.call(this, setup, state, run, resume, resume, watermark === null ? undefined : passing);
 	} catch (error) {
 		if (!isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
 		this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor the last poll stopped at; reading again from the last change sent');
 		return undefined;
 	}
-	if (watermark === null) return { read, count: null };
-	const at = (change: Change) => compareTimestamps(change.at, watermark);
-	if (read.stopped && !read.seen.some((change) => at(change) > 0)) return { read, count: null }; // still inside the group
-	// Sent there earlier and seen later in this walk: changed again, no longer at the watermark.
-	const left = new Set(read.seen.filter((change) => at(change) > 0).map((change) => change.id));
-	const known = new Set([...state.idsAtWatermark.filter((id) => !left.has(id)), ...read.seen.filter((change) => at(change) === 0).map((change) => change.id)]);
-	let listGroup: boolean;
-	if (countBefore === null) listGroup = known.size <= UNCOUNTED_GROUP_MAX;
-	// The condition hides records from the ids; the count without it must not have grown since the cut.
-	else if (setup.conditioned) listGroup = resume.countAtCut === undefined || resume.countAtCut === null || countBefore > resume.countAtCut;
-	// A walk that got to the end saw every record that left; one that stopped may not have.
-	else listGroup = read.stopped || known.size < countBefore;
-	let behind: IDataObject[] = [];
-	if (listGroup) {
-		const listed = await behindCursor.call(this, setup, run, watermark, known);
-		if (!listed.complete && countBefore !== null) {
-			throw new NodeOperationError(this.getNode(), `Records were added at ${watermark} after an earlier poll had read past that time, and this poll could not list them within its time budget; the next poll tries again`);
-		}
-		if (!listed.complete) this.logger.info(`Personnel Data Trigger: the records at ${watermark} could not all be listed again within this poll's time budget`);
-		behind = listed.found;
-	}
-	const changes = behind.map((record) => changeOf(record, setup.field) as Change);
-	const merged = { ...read, records: [...behind, ...read.records], changes: [...changes, ...read.changes], seen: [...changes, ...read.seen] };
-	const next = nextWatermark(state, merged.changes);
-	// The group at the old watermark is known whole now; a later one was read whole in this walk.
-	const count = next === watermark ? known.size + behind.length : countOf(merged.seen, next);
-	return { read: merged, count: read.stopped || setup.conditioned || countBefore === null ? null : count };
+	if (watermark === null || read.stopped || setup.conditioned || countBefore === null || groupCheck !== null) return { read, count: null, groupCheck };
+	const next = nextWatermark(state, read.changes);
+	// The walk got to the end: the group at the new watermark was read whole here, or is the old one.
+	const count = next === watermark ? state.knownAtWatermark + countOf(read.changes, next) - read.seen.filter((change) => at(change) > 0 && ids.has(change.id)).length : countOf(read.seen, next);
+	return { read, count, groupCheck };
 }

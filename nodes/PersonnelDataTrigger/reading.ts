@@ -3,7 +3,9 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { PAGE_SIZE_MAX } from '../shared/apiChoices';
 import { compareTimestamps } from '../shared/timestamps';
 import type { Change, ChangeState } from './changeState';
-import { advance, nextWatermark, noveltyCheck, readFrom } from './changeState';
+import { advance, idsComplete, nextWatermark, noveltyCheck, readFrom } from './changeState';
+import { continueGroupCheck } from './groupCheck';
+import { readBudgetSpent } from './pollBudget';
 import type { Reading } from './changeWalk';
 import { countAt, countOf, onePage, readPages, resumedWalk, stoppedAt } from './changeWalk';
 import type { PollRun, PollSetup } from './setup';
@@ -38,13 +40,22 @@ function newOnes(setup: PollSetup, state: ChangeState, records: readonly IDataOb
  * answer; otherwise the changes are read page by page (oldest first, the exact reading).
  */
 export async function readChanges(this: IPollFunctions, setup: PollSetup, stored: ChangeState, run: PollRun): Promise<Reading> {
+	const check = stored.groupCheck;
+	if (check !== null && check.at === stored.watermark) {
+		// Records found missing at the watermark come first, oldest first; then the walk goes on.
+		const checked = await continueGroupCheck.call(this, setup, stored, run, check);
+		if (checked.records.length > 0 || checked.next?.groupCheck || readBudgetSpent(run.clock)) return checked;
+		const after = await readChanges.call(this, setup, checked.next as ChangeState, run);
+		return after.next === null ? { ...after, next: checked.next } : after;
+	}
 	const resumed = await resumedWalk.call(this, setup, stored, run);
-	const state: ChangeState = stored.resume === null ? stored : { ...stored, resume: null };
-	if (resumed?.read.stopped) return await stoppedAt.call(this, setup, state, run, resumed.read);
+	const state: ChangeState = stored.resume === null && check === null ? stored : { ...stored, resume: null, groupCheck: null };
+	if (resumed?.read.stopped) return await stoppedAt.call(this, setup, state, run, resumed.read, resumed.groupCheck);
 	if (resumed) {
-		const next = advance(state, resumed.read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: resumed.count, countView: setup.countView });
+		const next = advance(state, resumed.read.changes, { lookbackMs: setup.lookbackMs, countAtWatermark: resumed.count, countView: setup.countView, groupCheck: resumed.groupCheck });
 		return { records: resumed.read.records, next };
 	}
+	if (!idsComplete(state) && setup.lookbackMs === 0 && state.watermark !== null) return await pastLargeGroup.call(this, setup, state, run);
 	const { watermark } = state;
 	const store = (changes: Change[], countAtWatermark: number | null, horizon: string | null = null) =>
 		advance(state, changes, { lookbackMs: setup.lookbackMs, horizon, countAtWatermark, countView: setup.countView });
@@ -136,5 +147,34 @@ export function capped(setup: PollSetup, state: ChangeState, reading: Reading): 
 	const next = advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume: reading.resume });
 	// A count taken at the reading's last timestamp says nothing about the one the cap stopped at.
 	const resume = next.resume && next.watermark !== reading.next?.watermark ? { ...next.resume, countAtCut: null } : next.resume;
-	return { records, next: { ...next, resume } };
+	return { records, next: { ...next, resume, groupCheck: reading.next?.groupCheck ?? null } };
+}
+
+/**
+ * The reading after a group at the watermark too large to keep by id (a bulk import at one
+ * timestamp, `IDS_KEPT_MAX`): the group is known by its count, so the reading goes on after it
+ * (`gt`) and never reads it again. A count there higher than the records known is reported: they
+ * cannot be told apart from the ones sent (docs/trigger.md: Liveness).
+ */
+async function pastLargeGroup(this: IPollFunctions, setup: PollSetup, state: ChangeState, run: PollRun): Promise<Reading> {
+	const watermark = state.watermark as string;
+	const sameView = state.countView === setup.countView;
+	// One request when nothing came: the newest record, and the count from the watermark on.
+	const probe = await onePage.call(this, listRequest(setup, { ...probeQuery(setup), ...newestFirst(setup), ...fieldFilter(setup, 'gte', watermark) }, run), 1, run);
+	const newest = probe.records.length === 0 ? undefined : changeOf(probe.records[0], setup.field);
+	const nothingAfter = probe.records.length === 0 || (newest !== undefined && compareTimestamps(newest.at, watermark) <= 0);
+	const countNow = nothingAfter ? (probe.totalCount ?? (probe.records.length === 0 ? 0 : null)) : await countAt.call(this, setup, watermark, run);
+	const report = countNow !== null && sameView && !setup.conditioned && countNow > state.knownAtWatermark;
+	if (report) {
+		this.logger.warn(
+			`Personnel Data Trigger: the server lists ${countNow} records at ${watermark}, more than the ${state.knownAtWatermark} this trigger read there; the group is larger than the ids it keeps, so the added ones cannot be told apart and are not sent (docs/trigger.md: Liveness)`,
+		);
+	}
+	const known = report ? { ...state, knownAtWatermark: countNow } : state;
+	if (nothingAfter && !report && countNow !== null && countNow === state.countAtWatermark && sameView) return { records: [], next: null };
+	const read = await readPages.call(this, setup, known, run, { purpose: 'changes', op: 'gt', from: watermark });
+	if (read.stopped) return await stoppedAt.call(this, setup, known, run, read);
+	const next = nextWatermark(known, read.changes) as string;
+	const count = setup.conditioned ? null : next === watermark ? countNow : countOf(read.seen, next);
+	return { records: read.records, next: advance(known, read.changes, { lookbackMs: 0, countAtWatermark: count, countView: setup.countView }) };
 }

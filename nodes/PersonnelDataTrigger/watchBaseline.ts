@@ -24,8 +24,8 @@ async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetu
 	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
 	const plan: WalkPlan = { purpose: 'skip', op: 'gte', from: null };
 	const read = new Baseline(watch, going?.records);
-	const walkFrom = async (after: string | undefined) => {
-		const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, query, plan), after);
+	const walkFrom = async (after: string | undefined, spent: number) => {
+		const walk = new BoundedWalk(this, setup, run, plan, walkQuery(setup, query, plan), after, spent);
 		for await (const page of walk.pages()) {
 			for (const record of page.records) {
 				const change = changeOf(record, setup.field);
@@ -33,16 +33,17 @@ async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetu
 				else read.add(record);
 			}
 		}
-		return walk.stoppedAfter;
+		return { after: walk.stoppedAfter, requests: walk.requests };
 	};
-	let after: string | undefined;
+	let walked: { after: string | undefined; requests: number };
 	try {
-		after = await walkFrom(going?.after);
+		walked = await walkFrom(going?.after, going?.requests ?? 0);
 	} catch (error) {
 		if (going?.after === undefined || !isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
-		after = await walkFrom(undefined);
+		walked = await walkFrom(undefined, going.requests ?? 0);
 	}
-	return { ...read.state, ...(after === undefined ? {} : { after }) };
+	const { after, requests } = walked;
+	return { ...read.state, ...(after === undefined ? {} : { after, requests }) };
 }
 
 /** The state with the watch state the setup asks for: kept, read (on) afresh, or dropped. */

@@ -32,6 +32,8 @@ export interface WatchState {
 	records: Record<string, string[]>;
 	/** The baseline is still being read: the next poll goes on after this cursor. */
 	after?: string;
+	/** Requests the baseline's listing sent so far: Max Requests bounds it across polls. */
+	requests?: number;
 }
 
 /** The option as given: a list from the picker, or names separated by commas from an expression. */
@@ -208,5 +210,6 @@ export function readWatchState(stored: unknown): WatchState | null {
 		if (!Array.isArray(entry) || !entry.every((part) => typeof part === 'string')) return null;
 	}
 	const after = typeof stored.after === 'string' && stored.after !== '' ? { after: stored.after } : {};
-	return { key: stored.key, records: records as Record<string, string[]>, ...after };
+	const spent = typeof stored.requests === 'number' && Number.isInteger(stored.requests) && stored.requests >= 0 ? { requests: stored.requests } : {};
+	return { key: stored.key, records: records as Record<string, string[]>, ...after, ...spent };
 }

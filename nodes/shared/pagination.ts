@@ -28,6 +28,8 @@ export interface PageOptions {
 	itemIndex?: number;
 	/** Start after this cursor (a walk a trigger poll stopped in); undefined: from the first page. */
 	after?: string;
+	/** Requests the same listing sent before (earlier polls of a trigger): they count against `maxRequests`. */
+	spent?: number;
 }
 
 /** One page of a walk, and the cursor it was asked for with (undefined: the first page). */
@@ -71,7 +73,7 @@ export async function* walkPages(
 	const ids = new Set<unknown>();
 	let after = options.after;
 	let fetched = 0;
-	let requests = 0;
+	let requests = options.spent ?? 0;
 	while (limit === undefined || fetched < limit) {
 		if (requests >= budget) {
 			throw stop(
