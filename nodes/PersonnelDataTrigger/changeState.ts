@@ -86,6 +86,8 @@ export interface Resume {
 	countAtCut?: number | null;
 	/** Requests this listing has sent in earlier polls: Max Requests bounds the whole listing. */
 	requests?: number;
+	/** The group at the watermark was listed after this cursor was stored (changeWalk.ts): not again. */
+	groupListed?: boolean;
 }
 
 /** A pending listing of the records at `at` (see `ChangeState.groupCheck`). */
@@ -116,13 +118,13 @@ function readGroupCheck(value: unknown): GroupCheck | null {
 
 function readResume(value: unknown): Resume | null {
 	if (value === null || typeof value !== 'object') return null;
-	const { purpose, op, from, after, view, countAtCut, requests } = value as Record<string, unknown>;
+	const { purpose, op, from, after, view, countAtCut, requests, groupListed } = value as Record<string, unknown>;
 	if (purpose !== 'changes' && purpose !== 'skip') return null;
 	if (op !== 'eq' && op !== 'gt' && op !== 'gte') return null;
 	if (!(from === null || typeof from === 'string') || typeof after !== 'string' || after === '' || typeof view !== 'string') return null;
 	const count = wholeCount(countAtCut) === undefined ? {} : { countAtCut: countAtCut as number };
 	const spent = wholeCount(requests) === undefined ? {} : { requests: requests as number };
-	return { purpose, op, from, after, view, ...count, ...spent };
+	return { purpose, op, from, after, view, ...count, ...spent, ...(groupListed === true ? { groupListed } : {}) };
 }
 
 /** Upper bound on remembered pairs: state must not grow with the history. */

@@ -25,6 +25,8 @@ export interface Reading {
 	next: ChangeState | null;
 	/** Where the walk stopped, when it did (the next poll goes on from there). */
 	resume?: Resume | null;
+	/** The state the reading went on from (a poll may take several steps); the stored one when absent. */
+	base?: ChangeState;
 }
 
 /** One page of `request`, `first` records at most; the lease sees the progress. */
@@ -154,15 +156,18 @@ export async function resumedWalk(this: IPollFunctions, setup: PollSetup, state:
 		const left = read.seen.filter((change) => at(change) > 0 && ids.has(change.id)).length;
 		const found = read.changes.filter((change) => at(change) === 0).length;
 		const expected = state.knownAtWatermark - left + found;
-		let missing: boolean;
-		if (countBefore === null) missing = idsComplete(state) && expected <= IDS_KEPT_MAX;
-		// The condition hides records from the walk; the count without it must not have grown since the cut.
-		else if (setup.conditioned) missing = resume.countAtCut === undefined || resume.countAtCut === null || countBefore > resume.countAtCut;
-		else missing = countBefore > expected;
-		if (!missing) return false;
-		if (!idsComplete(state)) {
+		// A small group is known by id: a count that does not add up (records added, or sent ones
+		// changed again) lists it. A large one can only be checked for records proven missing.
+		const small = idsComplete(state) && expected <= IDS_KEPT_MAX;
+		let differs: boolean;
+		if (countBefore === null) differs = small;
+		// The condition hides records from the walk; the count without it is compared with the one at the cut.
+		else if (setup.conditioned) differs = resume.countAtCut === undefined || resume.countAtCut === null || countBefore !== resume.countAtCut;
+		else differs = small ? countBefore !== expected : countBefore > expected;
+		if (!differs) return false;
+		if (!small) {
 			this.logger.warn(
-				`Personnel Data Trigger: the server lists ${countBefore} records at ${watermark}, more than the ${expected} this trigger read there; the group is larger than the ${IDS_KEPT_MAX} ids it keeps, so the records added behind its cursor cannot be told apart and are not sent (docs/trigger.md: Liveness)`,
+				`Personnel Data Trigger: the server lists ${countBefore} records at ${watermark} where this trigger read ${expected}; the group is larger than the ${IDS_KEPT_MAX} ids it keeps, so records added behind its cursor cannot be told apart and are not sent (docs/trigger.md: Liveness)`,
 			);
 			return false;
 		}
@@ -171,7 +176,8 @@ export async function resumedWalk(this: IPollFunctions, setup: PollSetup, state:
 	};
 	let read: PagesRead;
 	try {
-		read = await readPages.call(this, setup, state, run, resume, resume, watermark === null ? undefined : passing);
+		// Once the group has been listed since this cursor was stored, it is not listed again.
+		read = await readPages.call(this, setup, state, run, resume, resume, watermark === null || resume.groupListed ? undefined : passing);
 	} catch (error) {
 		if (!isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
 		this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor the last poll stopped at; reading again from the last change sent');

@@ -49,6 +49,7 @@ export async function continueGroupCheck(this: IPollFunctions, setup: PollSetup,
 	if (changes.length > 0) {
 		this.logger.info(`Personnel Data Trigger: ${changes.length} records were placed at ${check.at} behind the cursor after an earlier poll had read past them; sent now`);
 	}
-	const next = advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume: state.resume, groupCheck });
+	const resume = groupCheck === null && state.resume !== null ? { ...state.resume, groupListed: true } : state.resume;
+	const next = advance(state, changes, { lookbackMs: setup.lookbackMs, countAtWatermark: null, countView: setup.countView, resume, groupCheck });
 	return { records: listed.records, next };
 }

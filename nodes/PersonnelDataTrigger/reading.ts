@@ -40,13 +40,29 @@ function newOnes(setup: PollSetup, state: ChangeState, records: readonly IDataOb
  * answer; otherwise the changes are read page by page (oldest first, the exact reading).
  */
 export async function readChanges(this: IPollFunctions, setup: PollSetup, stored: ChangeState, run: PollRun): Promise<Reading> {
+	let state = stored;
+	let moved: ChangeState | null = null;
+	// A step that sends nothing but leaves work pending (a group to list, a walk to go on with) is
+	// followed by the next one in the same poll while the budget lasts.
+	for (let step = 1; ; step++) {
+		const reading = await readStep.call(this, setup, state, run);
+		const pending = reading.next !== null && (reading.next.groupCheck !== null || reading.next.resume !== null);
+		if (reading.records.length > 0 || !pending || step >= MAX_STEPS || readBudgetSpent(run.clock)) {
+			return { ...reading, next: reading.next ?? moved, base: state };
+		}
+		moved = reading.next;
+		state = reading.next as ChangeState;
+	}
+}
+
+/** Steps of one poll's reading that send nothing (a group listed, then the walk read on). */
+const MAX_STEPS = 3;
+
+async function readStep(this: IPollFunctions, setup: PollSetup, stored: ChangeState, run: PollRun): Promise<Reading> {
 	const check = stored.groupCheck;
 	if (check !== null && check.at === stored.watermark) {
 		// Records found missing at the watermark come first, oldest first; then the walk goes on.
-		const checked = await continueGroupCheck.call(this, setup, stored, run, check);
-		if (checked.records.length > 0 || checked.next?.groupCheck || readBudgetSpent(run.clock)) return checked;
-		const after = await readChanges.call(this, setup, checked.next as ChangeState, run);
-		return after.next === null ? { ...after, next: checked.next } : after;
+		return await continueGroupCheck.call(this, setup, stored, run, check);
 	}
 	const resumed = await resumedWalk.call(this, setup, stored, run);
 	const state: ChangeState = stored.resume === null && check === null ? stored : { ...stored, resume: null, groupCheck: null };
@@ -140,7 +156,8 @@ export async function readChanges(this: IPollFunctions, setup: PollSetup, stored
  * that time join the ones already there, so a cut inside a group sharing one timestamp resumes
  * with the rest of the group. The count there is left unknown: the next poll reads exactly.
  */
-export function capped(setup: PollSetup, state: ChangeState, reading: Reading): Reading {
+export function capped(setup: PollSetup, stored: ChangeState, reading: Reading): Reading {
+	const state = reading.base ?? stored;
 	if (setup.maxChanges === undefined || reading.records.length <= setup.maxChanges) return reading;
 	const records = reading.records.slice(0, setup.maxChanges);
 	const changes = records.map((record) => changeOf(record, setup.field) as Change);

@@ -1,5 +1,5 @@
 import type { Change, ChangeState } from '../../nodes/PersonnelDataTrigger/changeState';
-import { advance, initialState, noveltyCheck, readFrom, readState, RECENT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
+import { advance, IDS_KEPT_MAX, idsComplete, initialState, noveltyCheck, readFrom, readState, RECENT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
 import { leaseKey, PollLease, SAVE_WAIT_MS } from '../../nodes/PersonnelDataTrigger/pollLease';
 
 const T1 = '2026-11-23T08:00:00.000001Z';
@@ -85,19 +85,21 @@ describe('change state versions', () => {
 			stream: 'employee:updated_at',
 			watermark: T3,
 			idsAtWatermark: ['a'],
+			knownAtWatermark: 1,
 			countAtWatermark: null,
 			countView: '',
 			recent: [`a@${T3}`],
 			recentFrom: '2026-11-23T08:00:00.000Z',
 			watch: null,
 			resume: null,
+			groupCheck: null,
 			origin: null,
 		});
 	});
 
 	it('reads version 2 as version 3 without watched fields, and keeps a readable watch state of version 3', () => {
 		const v2 = { version: 2, revision: 4, stream: 's', watermark: T1, idsAtWatermark: ['a'], countAtWatermark: 1, countView: 'v', recent: [], recentFrom: null };
-		expect(readState(v2)).toEqual({ ...v2, version: 3, watch: null, resume: null, origin: null });
+		expect(readState(v2)).toEqual({ ...v2, version: 3, knownAtWatermark: 1, watch: null, resume: null, groupCheck: null, origin: null });
 		const watch = { key: 'k', records: { a: ['"x"'] } };
 		expect(readState({ ...v2, version: 3, watch })?.watch).toEqual(watch);
 		// A watch state it cannot read is dropped (a new baseline is read), the rest resumes.
@@ -138,6 +140,31 @@ describe('a stopped walk in the state (resume)', () => {
 	])('drops one with %s: the next poll reads again from the watermark', (_, wrong) => {
 		const resume = { purpose: 'skip', op: 'eq', from: T1, after: 'c', view: 'q', ...wrong };
 		expect(readState({ ...v3, resume })?.resume).toBeNull();
+	});
+});
+
+describe('a large group at one timestamp (IDS_KEPT_MAX)', () => {
+	const many = (count: number, at: string, from = 0): Change[] => Array.from({ length: count }, (_, i) => ({ id: `r${from + i}`, at }));
+	it('keeps the most recent ids only, and counts every record known there', () => {
+		const start = initialState(0, 's', T1, [], { lookbackMs: 0, countAtWatermark: null, countView: VIEW });
+		let state = advance(start, many(700, T2), { lookbackMs: 0, countAtWatermark: null, countView: VIEW });
+		state = advance(state, many(700, T2, 700), { lookbackMs: 0, countAtWatermark: null, countView: VIEW });
+		expect(state.idsAtWatermark).toHaveLength(IDS_KEPT_MAX);
+		expect(state.idsAtWatermark[IDS_KEPT_MAX - 1]).toBe('r1399');
+		expect(state.knownAtWatermark).toBe(1_400);
+		expect(idsComplete(state)).toBe(false);
+		// Sent again (a page read again): not counted twice.
+		expect(advance(state, many(5, T2, 1_395), { lookbackMs: 0, countAtWatermark: null, countView: VIEW }).knownAtWatermark).toBe(1_400);
+		const moved = advance(state, many(3, T3), { lookbackMs: 0, countAtWatermark: null, countView: VIEW });
+		expect(moved).toMatchObject({ watermark: T3, knownAtWatermark: 3 });
+		expect(idsComplete(moved)).toBe(true);
+	});
+	it('reads a stored group check and a listing\'s request count, and drops unreadable ones', () => {
+		const v3 = { version: 3, revision: 2, stream: 's', watermark: T1, idsAtWatermark: ['a'], countAtWatermark: null, countView: 'v', recent: [], recentFrom: null, watch: null };
+		expect(readState({ ...v3, groupCheck: { at: T1, after: 'c', requests: 4 } })?.groupCheck).toEqual({ at: T1, after: 'c', requests: 4 });
+		expect(readState({ ...v3, groupCheck: { at: 5 } })?.groupCheck).toBeNull();
+		const resume = { purpose: 'changes', op: 'gte', from: T1, after: 'c', view: 'q', requests: 12, groupListed: true };
+		expect(readState({ ...v3, resume })?.resume).toEqual(resume);
 	});
 });
 

@@ -129,7 +129,9 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 		expect(Object.keys(state).sort()).toEqual([
 			'countAtWatermark',
 			'countView',
+			'groupCheck',
 			'idsAtWatermark',
+			'knownAtWatermark',
 			'origin',
 			'recent',
 			'recentFrom',
