@@ -6,6 +6,9 @@
  *
  * - burst:    Employee Mappings, On Activation → Resume. A burst spread over many timestamps, a
  *             burst at one timestamp (a bulk import), small changes around them.
+ * - capped:   the same changes, Max Changes per Poll 500: the one-timestamp burst is cut inside
+ *             the group by the cap and by the poll budget, and later changes come after it (the
+ *             trigger once stalled there, issue 35).
  * - watch:    Employees, Watch Fields `last_name`: a baseline longer than n8n's poll timeout,
  *             read over several polls (Time Budget per Poll 3 s); renames are sent, phone number
  *             changes are not.
@@ -51,7 +54,7 @@ export interface LaneSpec {
 }
 
 const CREDENTIAL: CredentialRef = { id: 'pdDsCredAdmin01', name: 'Personnel Data admin (durable e2e)' };
-const WORKFLOW_IDS: Record<Flow, string> = { burst: 'pdDsBurst000001', watch: 'pdDsWatch000001', backfill: 'pdDsBackfill001' };
+const WORKFLOW_IDS: Record<Flow, string> = { burst: 'pdDsBurst000001', capped: 'pdDsCapped00001', watch: 'pdDsWatch000001', backfill: 'pdDsBackfill001' };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const pairOf = (record: SimRecord) => `${record.id}@${String(record.updated_at)}`;
@@ -63,6 +66,7 @@ function workflows(startDate: string) {
 		triggerNode(NODE, CREDENTIAL, { resource, event: 'createdOrUpdated', simplify: false, options }, POLL_CRONS);
 	return [
 		linkedWorkflow(WORKFLOW_IDS.burst, 'E2E durable: bursts', [trigger('employeeMapping', {})]),
+		linkedWorkflow(WORKFLOW_IDS.capped, 'E2E durable: bursts, Max Changes per Poll 500', [trigger('employeeMapping', { maxChangesPerPoll: 500 })]),
 		// A 3 s budget: the activation poll, which no scheduler bounds, reads only part of the 60-page
 		// baseline too, so the rest is read by scheduled polls, across the restart, while renames happen.
 		linkedWorkflow(WORKFLOW_IDS.watch, 'E2E durable: Watch Fields baseline', [
@@ -99,6 +103,11 @@ export async function runLane(spec: LaneSpec): Promise<LaneResult> {
 		const renamed = staff.slice(0, 200);
 		const phoned = staff.slice(200, 400);
 		const touchable = [...older];
+		/** The bursts go to both workflows on Employee Mappings. */
+		const bursts = (phase: string, pairs: string[]) => {
+			ledger.expect('burst', phase, pairs);
+			ledger.expect('capped', phase, pairs);
+		};
 
 		const create = (resource: ResourceName, count: number) => sim.createRecords(resource, count, { restricted: false }).map(pairOf);
 		const rename = (count: number, phase: string) =>
@@ -136,7 +145,7 @@ export async function runLane(spec: LaneSpec): Promise<LaneResult> {
 		await sleep(1100);
 
 		// A burst over many timestamps (one each, the clock running), with the side changes.
-		ledger.expect('burst', 'spread burst', create('employeeMappings', SIZES.burst));
+		bursts('spread burst', create('employeeMappings', SIZES.burst));
 		sideChanges('first', SIZES.small);
 		await sleep(BEFORE_RESTART_MS);
 		await ledger.update(server);
@@ -145,18 +154,18 @@ export async function runLane(spec: LaneSpec): Promise<LaneResult> {
 		// n8n restarts in the middle of the burst, the baseline and the backfill; changes made while it is down.
 		ledger.logs.push(server.logs());
 		await server.stop();
-		ledger.expect('burst', 'while down', create('employeeMappings', SIZES.whileDown));
+		bursts('while down', create('employeeMappings', SIZES.whileDown));
 		sideChanges('while down', SIZES.small);
 		server = await startServer(folder, { env: spec.env });
 		ledger.mark('restarted');
 
 		// A bulk import: every record at one timestamp.
 		sim.freezeClock();
-		ledger.expect('burst', 'one-timestamp burst', create('employeeMappings', SIZES.burst));
+		bursts('one-timestamp burst', create('employeeMappings', SIZES.burst));
 		sim.unfreezeClock();
 		sideChanges('after restart', SIZES.small);
 		await sleep(2000);
-		ledger.expect('burst', 'after the bursts', create('employeeMappings', SIZES.late));
+		bursts('after the bursts', create('employeeMappings', SIZES.late));
 		sideChanges('last', SIZES.late);
 
 		const drain = async (deadlineMs: number) => {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 
 import { ExecutionReader, nodeItems, TMP_DIR, type N8nServer } from '../../scripts/n8n/driver';
 
-export const FLOWS = ['burst', 'watch', 'backfill'] as const;
+export const FLOWS = ['burst', 'capped', 'watch', 'backfill'] as const;
 export type Flow = (typeof FLOWS)[number];
 export const NODE = 'Changes';
 
