@@ -1,4 +1,6 @@
 import { compareTimestamps, minusMs } from '../shared/timestamps';
+import type { GroupCheck, Resume } from './walkPosition';
+import { readGroupCheck, readResume, wholeCount } from './walkPosition';
 import type { WatchState } from './watchFields';
 import { readWatchState } from './watchFields';
 
@@ -12,6 +14,8 @@ import { readWatchState } from './watchFields';
  * New fields go here, with their migration, so that later features extend one small object.
  */
 export const STATE_VERSION = 3;
+
+export type { GroupCheck, Resume } from './walkPosition';
 
 export interface ChangeState {
 	version: typeof STATE_VERSION;
@@ -67,65 +71,11 @@ export interface ChangeState {
 	origin: string | null;
 }
 
-/** Where a stopped page walk goes on (see `ChangeState.resume`). */
-export interface Resume {
-	/** `changes`: its records are sent; `skip`: an activation learning what already exists at the watermark. */
-	purpose: 'changes' | 'skip';
-	/** The walk's filter on the change field. */
-	op: 'eq' | 'gt' | 'gte';
-	/** The value of that filter; null: the walk has no filter (nothing was seen before it). */
-	from: string | null;
-	/** The server's cursor after the last page handed over. */
-	after: string;
-	/** The query the cursor belongs to (a digest); another query cannot use it. */
-	view: string;
-	/**
-	 * Under a condition: how many records (the filters, no condition) the server listed at the
-	 * watermark when the walk stopped; more there later may sit behind the cursor. null: unknown.
-	 */
-	countAtCut?: number | null;
-	/** Requests this listing has sent in earlier polls: Max Requests bounds the whole listing. */
-	requests?: number;
-	/** The group at the watermark was listed after this cursor was stored (changeWalk.ts): not again. */
-	groupListed?: boolean;
-}
-
-/** A pending listing of the records at `at` (see `ChangeState.groupCheck`). */
-export interface GroupCheck {
-	at: string;
-	/** The listing's cursor after the pages already checked; undefined: not started. */
-	after?: string;
-	requests: number;
-}
-
-/**
- * The most ids kept at one timestamp: enough for the same-second groups of a clock and for the
- * page a walk stopped in (at least one page of 100), far less than a bulk import.
- */
+/** The most ids kept at one timestamp: a clock's same-second group and the page a walk stopped in (≥ 100). */
 export const IDS_KEPT_MAX = 1_000;
 
 /** Whether every record known at the watermark is among the kept ids (a small group). */
 export const idsComplete = (state: ChangeState): boolean => state.idsAtWatermark.length >= state.knownAtWatermark;
-
-const wholeCount = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
-
-function readGroupCheck(value: unknown): GroupCheck | null {
-	if (value === null || typeof value !== 'object') return null;
-	const { at, after, requests } = value as Record<string, unknown>;
-	if (typeof at !== 'string' || !(after === undefined || (typeof after === 'string' && after !== ''))) return null;
-	return { at, ...(after === undefined ? {} : { after }), requests: wholeCount(requests) ?? 0 };
-}
-
-function readResume(value: unknown): Resume | null {
-	if (value === null || typeof value !== 'object') return null;
-	const { purpose, op, from, after, view, countAtCut, requests, groupListed } = value as Record<string, unknown>;
-	if (purpose !== 'changes' && purpose !== 'skip') return null;
-	if (op !== 'eq' && op !== 'gt' && op !== 'gte') return null;
-	if (!(from === null || typeof from === 'string') || typeof after !== 'string' || after === '' || typeof view !== 'string') return null;
-	const count = wholeCount(countAtCut) === undefined ? {} : { countAtCut: countAtCut as number };
-	const spent = wholeCount(requests) === undefined ? {} : { requests: requests as number };
-	return { purpose, op, from, after, view, ...count, ...spent, ...(groupListed === true ? { groupListed } : {}) };
-}
 
 /** Upper bound on remembered pairs: state must not grow with the history. */
 export const RECENT_MAX = 20_000;

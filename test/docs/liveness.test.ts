@@ -1,0 +1,34 @@
+/**
+ * docs/trigger.md's Liveness section quotes limits the trigger's code holds: checked here, so the
+ * page and the code cannot drift apart.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { HTTP } from '../../nodes/shared/apiChoices';
+import { IDS_KEPT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
+
+const page = (name: string) => readFileSync(join(__dirname, '..', '..', 'docs', name), 'utf8');
+const section = (text: string, heading: string) => {
+	const start = text.indexOf(`## ${heading}`);
+	expect(start).toBeGreaterThanOrEqual(0);
+	const end = text.indexOf('\n## ', start + 3);
+	return text.slice(start, end === -1 ? undefined : end);
+};
+const english = (value: number) => value.toLocaleString('en-US');
+
+describe('docs/trigger.md: Liveness', () => {
+	const liveness = section(page('trigger.md'), 'Liveness: every poll moves on');
+
+	it('quotes the ids kept at one timestamp as the code keeps them', () => {
+		const quoted = [...liveness.matchAll(/ids of the records it sent at exactly the\s+watermark only up to ([\d,]+)/g)].map((m) => m[1]);
+		expect(quoted).toEqual([english(IDS_KEPT_MAX)]);
+		const limits = [...liveness.matchAll(/in a group larger than ([\d,]+) records/g)].map((m) => m[1]);
+		expect(limits).toEqual([english(IDS_KEPT_MAX)]);
+		expect(page('scale.md')).toContain(`by id up to ${english(IDS_KEPT_MAX)}`);
+	});
+
+	it('quotes the default Max Requests of one listing as the code has it', () => {
+		expect(liveness).toContain(`*Options → Max Requests* (default ${english(HTTP.walkMaxRequests)})`);
+	});
+});
