@@ -14,7 +14,6 @@ import { readWatchState } from './watchFields';
  * New fields go here, with their migration, so that later features extend one small object.
  */
 export const STATE_VERSION = 3;
-
 export type { GroupCheck, Resume } from './walkPosition';
 
 export interface ChangeState {
