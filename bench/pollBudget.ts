@@ -3,7 +3,9 @@
  * gives a poll (docs/trigger.md: Time budget per poll). Each poll runs as n8n 2.41's durable
  * scheduler runs it (scripts/harness NodeRuntime.scheduledPoll: its default 45 s timeout, the 36 s
  * budget it tells, durable cursors on) against the simulator at several latencies per request,
- * for 10,000 changes over many timestamps and 10,000 at one timestamp (a bulk import).
+ * for 10,000 changes over many timestamps and 10,000 at one timestamp (a bulk import); and a bulk
+ * import of 40,000 at one timestamp, with and without Max Changes per Poll 500, at 20 ms a request
+ * (BENCH_POLL_LARGE_LATENCY): the polls and pages it takes, and the largest state stored.
  * Writes bench/results/poll-budget.md and prints it.
  */
 import { writeFileSync } from 'node:fs';
@@ -15,41 +17,57 @@ import { startSimulator } from '../scripts/simulator/server';
 import { PersonnelData, PersonnelDataTrigger } from './nodes';
 
 const CHANGES = 10_000;
+const LARGE = 40_000;
+const LARGE_LATENCY_MS = Number(process.env.BENCH_POLL_LARGE_LATENCY ?? 20);
 const TIMEOUT_MS = 45_000; // N8N_SCHEDULER_POLL_TIMEOUT's default
 const LATENCIES = (process.env.BENCH_POLL_LATENCIES ?? '0,20,300').split(',').map(Number);
 const PARAMETERS = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 
+interface Case {
+	shape: 'spread' | 'oneTimestamp';
+	changes: number;
+	latencyMs: number;
+	maxChangesPerPoll?: number;
+}
+
 interface Row {
 	shape: string;
+	/** The largest state (n8n's static data of the node) stored after a poll, in bytes. */
+	largestState: number;
 	latencyMs: number;
 	polls: number[];
 	sent: number;
 	listRequests: number;
 }
 
-async function measure(shape: 'spread' | 'oneTimestamp', latencyMs: number): Promise<Row> {
+async function measure({ shape, changes, latencyMs, maxChangesPerPoll }: Case): Promise<Row> {
 	const simulator = await startSimulator({ clockStart: new Date().toISOString() });
 	try {
 		const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
 		const { jti, refreshToken } = simulator.credentials.admin;
 		runtime.setCredentials('personnelDataApi', { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
-		const poll = () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters: PARAMETERS, timeoutMs: TIMEOUT_MS, durableCursors: true });
+		const parameters = { ...PARAMETERS, options: maxChangesPerPoll === undefined ? {} : { maxChangesPerPoll } };
+		const poll = () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters, timeoutMs: TIMEOUT_MS, durableCursors: true });
 		await poll(); // activation
 		if (shape === 'oneTimestamp') simulator.sim.freezeClock();
-		simulator.sim.createRecords('employees', CHANGES);
+		simulator.sim.createRecords('employees', changes);
 		simulator.sim.unfreezeClock();
 		simulator.sim.setFaults({ latencyMs, applyToProvisioning: false });
 		const before = simulator.sim.requests().length;
 		const polls: number[] = [];
 		let sent = 0;
-		while (sent < CHANGES && polls.length < 50) {
+		let largestState = 0;
+		while (sent < changes && polls.length < 500) {
 			const result = await poll();
 			if (result.abandoned || result.error) throw new Error(`poll ${polls.length + 1} ${result.abandoned ? 'abandoned' : `failed: ${result.error?.message}`}`);
 			polls.push(result.durationMs);
 			sent += result.items?.[0]?.length ?? 0;
+			largestState = Math.max(largestState, Buffer.byteLength(JSON.stringify(result.staticData), 'utf8'));
 		}
 		const listRequests = simulator.sim.requests().slice(before).filter((entry) => !entry.path.startsWith('/provisioning')).length;
-		return { shape: shape === 'spread' ? 'over many timestamps' : 'at one timestamp', latencyMs, polls, sent, listRequests };
+		const where = shape === 'spread' ? 'over many timestamps' : 'at one timestamp';
+		const cap = maxChangesPerPoll === undefined ? '' : `, Max Changes per Poll ${maxChangesPerPoll}`;
+		return { shape: `${changes.toLocaleString('en-US')} ${where}${cap}`, latencyMs, polls, sent, listRequests, largestState };
 	} finally {
 		await simulator.close();
 	}
@@ -58,14 +76,19 @@ async function measure(shape: 'spread' | 'oneTimestamp', latencyMs: number): Pro
 async function main(): Promise<void> {
 	const budgetMs = TIMEOUT_MS - Math.min(Math.max(0.2 * TIMEOUT_MS, 5_000), TIMEOUT_MS / 2);
 	const rows: Row[] = [];
-	for (const latencyMs of LATENCIES) for (const shape of ['spread', 'oneTimestamp'] as const) rows.push(await measure(shape, latencyMs));
+	const cases: Case[] = LATENCIES.flatMap((latencyMs) => (['spread', 'oneTimestamp'] as const).map((shape) => ({ shape, changes: CHANGES, latencyMs })));
+	cases.push({ shape: 'oneTimestamp', changes: LARGE, latencyMs: LARGE_LATENCY_MS }, { shape: 'oneTimestamp', changes: LARGE, latencyMs: LARGE_LATENCY_MS, maxChangesPerPoll: 500 });
+	for (const one of cases) rows.push(await measure(one));
 	const seconds = (ms: number) => (ms / 1000).toFixed(1);
 	const lines = [
-		`Polls of ${CHANGES.toLocaleString('en-US')} changes on n8n 2.41's durable scheduler as the harness runs it: poll timeout ${seconds(TIMEOUT_MS)} s, budget told ${seconds(budgetMs)} s (reading stops after ${seconds(budgetMs * 0.7)} s). Written by \`npm run bench:poll\`.`,
+		`Polls of a burst of changes on n8n 2.41's durable scheduler as the harness runs it: poll timeout ${seconds(TIMEOUT_MS)} s, budget told ${seconds(budgetMs)} s (reading stops after ${seconds(budgetMs * 0.7)} s). Written by \`npm run bench:poll\`.`,
 		'',
-		'| changes | latency per request | polls | longest poll | each poll (s) | list requests | sent |',
-		'|---|---:|---:|---:|---|---:|---:|',
-		...rows.map((row) => `| ${row.shape} | ${row.latencyMs} ms | ${row.polls.length} | ${seconds(Math.max(...row.polls))} s | ${row.polls.map(seconds).join(', ')} | ${row.listRequests} | ${row.sent.toLocaleString('en-US')} |`),
+		'| changes | latency per request | polls | longest poll | each poll (s) | list requests | sent | largest state |',
+		'|---|---:|---:|---:|---|---:|---:|---:|',
+		...rows.map((row) => {
+			const each = row.polls.length > 12 ? `${row.polls.slice(0, 12).map(seconds).join(', ')}, …` : row.polls.map(seconds).join(', ');
+			return `| ${row.shape} | ${row.latencyMs} ms | ${row.polls.length} | ${seconds(Math.max(...row.polls))} s | ${each} | ${row.listRequests} | ${row.sent.toLocaleString('en-US')} | ${(row.largestState / 1024).toFixed(1)} kB |`;
+		}),
 	];
 	const markdown = `${lines.join('\n')}\n`;
 	writeFileSync(join(__dirname, 'results', 'poll-budget.md'), markdown);

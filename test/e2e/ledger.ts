@@ -25,6 +25,8 @@ export interface FlowResult {
 	/** Tolerated changes delivered once, earlier values unknown (see `tolerate`). */
 	tolerated: number;
 	missingByPhase: Record<string, number>;
+	/** The messages of executions that did not succeed (at most five). */
+	errors: string[];
 	/** Executions read, by status. */
 	executions: Record<string, number>;
 	/** Items delivered per execution, in the order n8n numbered them. */
@@ -156,6 +158,7 @@ export class Ledger {
 			tolerated: [...times.keys()].filter(earlierUnknown).length,
 			missingByPhase,
 			executions: reader.statuses(),
+			errors: reader.errors.slice(0, 5),
 			itemsPerExecution: [...(this.perExecution.get(flow) as Array<[number, number]>)].sort((a, b) => a[0] - b[0]).map(([, n]) => n),
 			samples: { missing: missing.slice(0, 5), duplicates: repeated.slice(0, 5).map(([pair]) => pair), unexpected: unexpected.slice(0, 5) },
 		};
@@ -195,6 +198,7 @@ export function summaryLines(result: LaneResult): string[] {
 		lines.push(
 			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.unexpected} unexpected, ${r.tolerated} with earlier values unknown, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
 		);
+		for (const error of r.errors) lines.push(`    failed execution ${error}`);
 	}
 	lines.push(`  marks: ${result.marks.map((m) => `${m.mark}@${m.atS}s ${JSON.stringify(m.delivered)}`).join(' · ')}`);
 	return lines;

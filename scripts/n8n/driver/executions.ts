@@ -52,6 +52,8 @@ export function isFinished(execution: ExecutionSummary): boolean {
 export class ExecutionReader {
 	/** Status of each execution read, by id. */
 	private readonly done = new Map<string, string>();
+	/** The error message of each execution that did not succeed (what n8n shows on it). */
+	readonly errors: string[] = [];
 
 	constructor(
 		private readonly workflowId: string,
@@ -70,6 +72,7 @@ export class ExecutionReader {
 			}
 			const details = await server.getExecution(id);
 			this.done.set(id, details.status);
+			if (details.status !== 'success') this.errors.push(`${id} ${details.status}: ${details.data?.resultData?.error?.message ?? '(no message)'}`);
 			this.read(details);
 		}
 		return { running };
