@@ -1,6 +1,6 @@
 import { compareTimestamps, minusMs } from '../shared/timestamps';
-import type { GroupCheck, Resume } from './walkPosition';
-import { readGroupCheck, readResume, wholeCount } from './walkPosition';
+import type { GroupCheck, HandOver, Resume } from './walkPosition';
+import { readGroupCheck, readHandOver, readResume, wholeCount } from './walkPosition';
 import type { WatchState } from './watchFields';
 import { readWatchState } from './watchFields';
 
@@ -14,7 +14,7 @@ import { readWatchState } from './watchFields';
  * New fields go here, with their migration, so that later features extend one small object.
  */
 export const STATE_VERSION = 3;
-export type { GroupCheck, Resume } from './walkPosition';
+export type { GroupCheck, HandOver, Resume } from './walkPosition';
 
 export interface ChangeState {
 	version: typeof STATE_VERSION;
@@ -26,16 +26,9 @@ export interface ChangeState {
 	 */
 	stream: string;
 	watermark: string | null;
-	/**
-	 * The ids sent (or counted as seen) at exactly the watermark, the most recent last, at most
-	 * `IDS_KEPT_MAX`: a bulk import at one timestamp must not grow the state with its size.
-	 */
+	/** The ids sent (or counted as seen) at exactly the watermark, the most recent last, at most `IDS_KEPT_MAX`. */
 	idsAtWatermark: string[];
-	/**
-	 * How many records at exactly the watermark were sent or counted as seen, each once: more than
-	 * `idsAtWatermark` holds when the group outgrew `IDS_KEPT_MAX` (then the group is tracked by
-	 * this count and the server's cursor, see `idsComplete`).
-	 */
+	/** How many records at the watermark were sent or counted as seen: beyond the ids, a large group is known by count (`idsComplete`). */
 	knownAtWatermark: number;
 	/**
 	 * How many records the server listed at exactly the watermark (the filters applied, never the
@@ -60,18 +53,16 @@ export interface ChangeState {
 	 * from the server's cursor instead of reading again what was sent. null: none.
 	 */
 	resume: Resume | null;
-	/**
-	 * A listing of the records at exactly the watermark, to find ones the server placed behind the
-	 * cursor after the walk had read past them (changeWalk.ts); it runs before the walk goes on,
-	 * bounded and resumable like it. null: none pending.
-	 */
+	/** A pending listing of the group at the watermark (groupCheck.ts), done before the walk goes on; null: none. */
 	groupCheck: GroupCheck | null;
+	/** The position before the last poll that handed changes over (handOver.ts); null: none to confirm. */
+	handOver: HandOver | null;
 	/** On Activation → Start From a Date: the date this state started from; null: activated at "now". */
 	origin: string | null;
 }
 
 /** The most ids kept at one timestamp: a clock's same-second group and the page a walk stopped in (≥ 100). */
-export const IDS_KEPT_MAX = 1_000;
+export const IDS_KEPT_MAX = 500;
 
 /** Whether every record known at the watermark is among the kept ids (a small group). */
 export const idsComplete = (state: ChangeState): boolean => state.idsAtWatermark.length >= state.knownAtWatermark;
@@ -123,6 +114,7 @@ export function readState(stored: unknown): ChangeState | undefined {
 			watch: readWatchState(state.watch),
 			resume: readResume(state.resume),
 			groupCheck: readGroupCheck(state.groupCheck),
+			handOver: readHandOver(state.handOver),
 			origin: typeof state.origin === 'string' ? state.origin : null,
 		};
 	}
@@ -148,6 +140,7 @@ export function readState(stored: unknown): ChangeState | undefined {
 			watch: null,
 			resume: null,
 			groupCheck: null,
+			handOver: null,
 			origin: null,
 		};
 	}
@@ -263,6 +256,7 @@ export function advance(state: ChangeState, changes: readonly Change[], options:
 		watch: state.watch,
 		resume: options.resume ?? null,
 		groupCheck: options.groupCheck ?? null,
+		handOver: null,
 		origin: state.origin,
 	};
 }
@@ -293,6 +287,7 @@ export function initialState(
 		watch: null,
 		resume: null,
 		groupCheck: null,
+		handOver: null,
 		origin: options.origin ?? null,
 	};
 	return newest === null ? { ...start, revision: revision + 1, countAtWatermark: 0 } : advance(start, existing, options);

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../shared/errors';
+import { compareTimestamps } from '../shared/timestamps';
 import { simplifyRecords } from '../shared/listQuery/simplify';
 import { collectRecords } from '../shared/pagination';
 import type { ChangeState } from './changeState';
@@ -12,6 +13,7 @@ import { pollClock, stillInTime } from './pollBudget';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
 import { capped, readChanges } from './reading';
+import { marksHandOver, positionOf, resolveHandOver } from './handOver';
 import { refusedByServer } from './serverSupport';
 import { withWatch } from './watchBaseline';
 import type { PollRun, PollSetup } from './setup';
@@ -34,11 +36,14 @@ const USER_ACTIVATIONS = new Set(['activate', 'update', 'create']);
 interface Emitted {
 	record: IDataObject;
 	note?: WatchNote;
+	/** Sent once more after n8n stopped at a hand-over (handOver.ts). */
+	possiblyRepeated?: boolean;
 }
 
-function withEvent(setup: PollSetup, { record, note }: Emitted): IDataObject {
+function withEvent(setup: PollSetup, { record, note, possiblyRepeated }: Emitted): IDataObject {
 	const type = labelOf(setup.event, record, setup.resource, note?.firstSeen);
 	const event: IDataObject = { type, resource: setup.resource.value, changedAt: record[setup.field] };
+	if (possiblyRepeated) event.possiblyRepeated = true;
 	if (note) {
 		event.changedFields = note.changedFields;
 		if (setup.watch?.withValues) event.previous = note.previous ?? {};
@@ -93,7 +98,11 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		store(await withWatch.call(this, setup, started, run), false);
 		return null;
 	}
-	const state = await withWatch.call(this, setup, stored, run);
+	const { state: handedOver, repeatedUpTo } = resolveHandOver(stored, run.lease.storedHere(stored));
+	if (repeatedUpTo !== null) {
+		this.logger.info('Personnel Data Trigger: n8n stopped soon after the last poll handed changes over; they are sent again, marked possiblyRepeated');
+	}
+	const state = await withWatch.call(this, setup, handedOver, run);
 	const bump = (next: ChangeState): ChangeState => ({ ...next, revision: stored.revision + 1 });
 	if (state.watch?.after !== undefined) {
 		// The baseline is not complete yet: changes are compared with it once it is.
@@ -106,14 +115,16 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 	}
 	const reading = capped(setup, state, await readChanges.call(this, setup, state, run));
 	let next = reading.next;
-	let emitted: Emitted[] = reading.records.map((record) => ({ record }));
+	const repeated = (record: IDataObject) => repeatedUpTo !== null && compareTimestamps(String(record[setup.field]), repeatedUpTo) <= 0;
+	let emitted: Emitted[] = reading.records.map((record) => ({ record, ...(repeated(record) ? { possiblyRepeated: true } : {}) }));
 	if (setup.watch && state.watch) {
 		const compared = compareWatched(setup.watch, state.watch, reading.records);
 		emitted = compared.emitted;
 		if (next !== null) next = { ...next, watch: compared.state };
 	}
-	// A watch state read afresh (or dropped) is stored even when nothing changed.
+	// A watch state read afresh (or dropped), or a hand-over mark confirmed, is stored even when nothing changed.
 	if (next === null && state !== stored) next = bump(state);
+	if (next !== null && emitted.length > 0 && marksHandOver(setup, run)) next = { ...next, handOver: positionOf(state) };
 	if (next !== null && !store(next, emitted.length > 0)) return null;
 	if (next === null && !stillInTime(run.clock)) return null;
 	return run.lease.held ? emitted : null;

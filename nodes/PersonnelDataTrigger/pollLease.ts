@@ -23,6 +23,8 @@ interface Slot {
 	committed: ChangeState | undefined;
 	/** The state a poll emitted that n8n saves itself (see `awaitsSave`), and when. */
 	emitted: { revision: number; at: number } | undefined;
+	/** The revision of the last state a poll of this process stored (handOver.ts). */
+	storedRevision: number | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export class PollLease {
 	static acquire(key: string, now = Date.now()): PollLease | undefined {
 		let slot = slots.get(key);
 		if (!slot) {
-			slot = { holder: null, progressAt: now, committed: undefined, emitted: undefined };
+			slot = { holder: null, progressAt: now, committed: undefined, emitted: undefined, storedRevision: undefined };
 			slots.set(key, slot);
 		}
 		if (slot.holder !== null && now - slot.progressAt < LEASE_STALE_MS) return undefined;
@@ -86,12 +88,23 @@ export class PollLease {
 	}
 
 	commit(state: ChangeState): void {
-		if (this.held) this.slot.committed = state;
+		if (this.held) {
+			this.slot.committed = state;
+			this.slot.storedRevision = state.revision;
+		}
 	}
 
 	/** A poll emitted `state`, which n8n stores with (or after) the execution it starts. */
 	expectSave(state: ChangeState, now = Date.now()): void {
-		if (this.held) this.slot.emitted = { revision: state.revision, at: now };
+		if (this.held) {
+			this.slot.emitted = { revision: state.revision, at: now };
+			this.slot.storedRevision = state.revision;
+		}
+	}
+
+	/** Whether a poll of this process stored `state` (or a later one): the process lived on since. */
+	storedHere(state: ChangeState): boolean {
+		return this.slot.storedRevision !== undefined && this.slot.storedRevision >= state.revision;
 	}
 
 	/**
@@ -111,6 +124,11 @@ export class PollLease {
 	release(): void {
 		if (this.held) this.slot.holder = null;
 	}
+}
+
+/** What a new n8n process starts with: nothing known of any trigger (the tests' restarts use it). */
+export function forgetProcess(): void {
+	slots.clear();
 }
 
 const seenContexts = new WeakSet<object>();

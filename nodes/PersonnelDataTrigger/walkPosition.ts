@@ -56,3 +56,36 @@ export function readResume(value: unknown): Resume | null {
 	return { purpose, op, from, after, view, ...count, ...spent, ...(groupListed === true ? { groupListed } : {}) };
 }
 
+
+/**
+ * Where the trigger stood before the last poll that handed changes over on n8n's default scheduler
+ * (handOver.ts): its position fields, enough to read that poll's changes again.
+ */
+export interface HandOver {
+	watermark: string | null;
+	idsAtWatermark: string[];
+	knownAtWatermark: number;
+	countAtWatermark: number | null;
+	resume: Resume | null;
+	groupCheck: GroupCheck | null;
+	/** When the poll handed its changes over (epoch ms). */
+	at: number;
+}
+
+export function readHandOver(value: unknown): HandOver | null {
+	if (value === null || typeof value !== 'object') return null;
+	const given = value as Record<string, unknown>;
+	const { watermark, idsAtWatermark } = given;
+	if (!(watermark === null || typeof watermark === 'string')) return null;
+	if (!Array.isArray(idsAtWatermark) || !idsAtWatermark.every((id) => typeof id === 'string')) return null;
+	if (wholeCount(given.at) === undefined) return null;
+	return {
+		watermark,
+		idsAtWatermark: idsAtWatermark as string[],
+		knownAtWatermark: Math.max(wholeCount(given.knownAtWatermark) ?? 0, idsAtWatermark.length),
+		countAtWatermark: wholeCount(given.countAtWatermark) ?? null,
+		resume: readResume(given.resume),
+		groupCheck: readGroupCheck(given.groupCheck),
+		at: given.at as number,
+	};
+}

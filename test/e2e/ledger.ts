@@ -18,8 +18,10 @@ export interface FlowResult {
 	/** Expected changes delivered (at least once). */
 	delivered: number;
 	missing: number;
-	/** Extra copies of changes delivered more than once. */
+	/** Extra copies of changes delivered more than once, not marked as possibly repeated. */
 	duplicates: number;
+	/** Extra copies marked `_event.possiblyRepeated` (n8n stopped soon after a hand-over). */
+	markedRepeats: number;
 	/** Items that are no expected change (e.g. a phone number change under Watch Fields). */
 	unexpected: number;
 	/** Tolerated changes delivered once, earlier values unknown (see `tolerate`). */
@@ -63,6 +65,8 @@ export class Ledger {
 	/** `_event.type` of each delivered change, by pair. */
 	private readonly types = new Map<string, string>();
 	private readonly delivered = new Map<Flow, string[]>();
+	/** How often each change came marked `_event.possiblyRepeated` (sent again after n8n stopped at a hand-over), by flow and pair. */
+	private readonly marked = new Map<string, number>();
 	private readonly perExecution = new Map<Flow, Array<[number, number]>>();
 	private readonly readers: Map<Flow, ExecutionReader>;
 	private readonly marks: LaneResult['marks'] = [];
@@ -81,8 +85,9 @@ export class Ledger {
 				const reader = new ExecutionReader(workflowIds[flow], (execution) => {
 					const pairs = nodeItems(execution.data.resultData, NODE).map((row) => {
 						const pair = `${String(row.id)}@${String(row.updated_at)}`;
-						const event = row._event as { type?: unknown } | undefined;
+						const event = row._event as { type?: unknown; possiblyRepeated?: unknown } | undefined;
 						this.types.set(`${flow}:${pair}`, String(event?.type));
+						if (event?.possiblyRepeated === true) this.marked.set(`${flow}:${pair}`, (this.marked.get(`${flow}:${pair}`) ?? 0) + 1);
 						return pair;
 					});
 					this.delivered.get(flow)?.push(...pairs);
@@ -139,7 +144,10 @@ export class Ledger {
 		const times = new Map<string, number>();
 		for (const pair of delivered) times.set(pair, (times.get(pair) ?? 0) + 1);
 		const missing = [...expected.keys()].filter((pair) => !times.has(pair));
-		const repeated = [...times].filter(([, n]) => n > 1);
+		// A change sent again marked possiblyRepeated is announced as such: not a silent duplicate.
+		const markedOf = (pair: string) => this.marked.get(`${flow}:${pair}`) ?? 0;
+		const repeated = [...times].map(([pair, n]) => [pair, n - Math.min(markedOf(pair), n - 1)] as const).filter(([, n]) => n > 1);
+		const markedRepeats = [...times].reduce((sum, [pair, n]) => sum + Math.min(markedOf(pair), n - 1), 0);
 		const tolerated = this.tolerated.get(flow) as Set<string>;
 		const earlierUnknown = (pair: string) => tolerated.has(pair) && this.types.get(`${flow}:${pair}`) === 'updated';
 		const unexpected = [...times.keys()].filter((pair) => !expected.has(pair) && !earlierUnknown(pair));
@@ -154,6 +162,7 @@ export class Ledger {
 			delivered: expected.size - missing.length,
 			missing: missing.length,
 			duplicates: repeated.reduce((sum, [, n]) => sum + n - 1, 0),
+			markedRepeats,
 			unexpected: unexpected.length,
 			tolerated: [...times.keys()].filter(earlierUnknown).length,
 			missingByPhase,
@@ -196,7 +205,7 @@ export function summaryLines(result: LaneResult): string[] {
 		const r = result.flows[flow];
 		const missing = Object.entries(r.missingByPhase).map(([phase, n]) => `${n} ${phase}`).join(', ');
 		lines.push(
-			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.unexpected} unexpected, ${r.tolerated} with earlier values unknown, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
+			`  ${flow}: ${r.delivered} of ${r.expected} delivered${missing ? ` (missing: ${missing})` : ''}, ${r.duplicates} repeated, ${r.markedRepeats} sent again marked, ${r.unexpected} unexpected, ${r.tolerated} with earlier values unknown, executions ${JSON.stringify(r.executions)} items ${r.itemsPerExecution.join(',')}`,
 		);
 		for (const error of r.errors) lines.push(`    failed execution ${error}`);
 	}

@@ -93,13 +93,14 @@ describe('change state versions', () => {
 			watch: null,
 			resume: null,
 			groupCheck: null,
+			handOver: null,
 			origin: null,
 		});
 	});
 
 	it('reads version 2 as version 3 without watched fields, and keeps a readable watch state of version 3', () => {
 		const v2 = { version: 2, revision: 4, stream: 's', watermark: T1, idsAtWatermark: ['a'], countAtWatermark: 1, countView: 'v', recent: [], recentFrom: null };
-		expect(readState(v2)).toEqual({ ...v2, version: 3, knownAtWatermark: 1, watch: null, resume: null, groupCheck: null, origin: null });
+		expect(readState(v2)).toEqual({ ...v2, version: 3, knownAtWatermark: 1, watch: null, resume: null, groupCheck: null, handOver: null, origin: null });
 		const watch = { key: 'k', records: { a: ['"x"'] } };
 		expect(readState({ ...v2, version: 3, watch })?.watch).toEqual(watch);
 		// A watch state it cannot read is dropped (a new baseline is read), the rest resumes.

@@ -20,6 +20,8 @@ export interface EmittedExecution {
 	worker?: string;
 	/** Changes the trigger handed to this execution. */
 	changes: string[];
+	/** Those of them marked `_event.possiblyRepeated` (sent again after n8n stopped soon after a hand-over). */
+	marked: string[];
 	/** Items that are not records (e.g. the empty item of an execution recording a failed poll). */
 	otherItems: number;
 	/** The workflow-level error, if any. */
@@ -55,6 +57,9 @@ export async function emittedExecutions(cluster: QueueCluster, workflowId: strin
 			mode: row.retryOf ? 'retry' : row.mode,
 			worker: worker === undefined ? undefined : String(worker),
 			changes: records.map((item) => changeKey(item.json.id, item.json.updated_at)),
+			marked: records
+				.filter((item) => (item.json._event as { possiblyRepeated?: unknown } | undefined)?.possiblyRepeated === true)
+				.map((item) => changeKey(item.json.id, item.json.updated_at)),
 			otherItems: items.length - records.length,
 			error: data?.resultData?.error?.message,
 		};
@@ -66,8 +71,10 @@ export interface Tally {
 	emitted: number;
 	/** Expected changes no execution received. */
 	lost: string[];
-	/** Changes received by more than one (non-retry) execution, with how often. */
+	/** Changes received by more than one (non-retry) execution, with how often; copies marked possibly repeated left out. */
 	repeated: Record<string, number>;
+	/** Copies of changes sent again marked `_event.possiblyRepeated`. */
+	markedRepeats: number;
 	/** Emitted changes that were never made (must stay empty). */
 	unexpected: string[];
 }
@@ -75,15 +82,20 @@ export interface Tally {
 /** Compares the changes made with those the trigger emitted (retries of an execution left out). */
 export function tally(expected: ReadonlySet<string>, executions: readonly EmittedExecution[]): Tally {
 	const seen = new Map<string, number>();
+	const marked = new Map<string, number>();
 	for (const execution of executions) {
 		if (execution.mode === 'retry') continue;
 		for (const change of execution.changes) seen.set(change, (seen.get(change) ?? 0) + 1);
+		for (const change of execution.marked) marked.set(change, (marked.get(change) ?? 0) + 1);
 	}
+	// A copy announced as possibly repeated is not a silent duplicate.
+	const unmarked = [...seen].map(([change, n]) => [change, n - Math.min(marked.get(change) ?? 0, n - 1)] as const);
 	return {
 		expected: expected.size,
 		emitted: [...seen.values()].reduce((a, b) => a + b, 0),
 		lost: [...expected].filter((change) => !seen.has(change)),
-		repeated: Object.fromEntries([...seen].filter(([, n]) => n > 1)),
+		repeated: Object.fromEntries(unmarked.filter(([, n]) => n > 1)),
+		markedRepeats: [...seen].reduce((sum, [change, n]) => sum + Math.min(marked.get(change) ?? 0, n - 1), 0),
 		unexpected: [...seen.keys()].filter((change) => !expected.has(change)),
 	};
 }

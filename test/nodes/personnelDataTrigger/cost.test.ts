@@ -130,6 +130,7 @@ describe('Personnel Data Trigger: cost of a poll and size of its state', () => {
 			'countAtWatermark',
 			'countView',
 			'groupCheck',
+			'handOver',
 			'idsAtWatermark',
 			'knownAtWatermark',
 			'origin',
