@@ -7,6 +7,7 @@ import { join } from 'node:path';
 
 import { HTTP } from '../../nodes/shared/apiChoices';
 import { IDS_KEPT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
+import { HAND_OVER_WINDOW_MS } from '../../nodes/PersonnelDataTrigger/handOver';
 
 const page = (name: string) => readFileSync(join(__dirname, '..', '..', 'docs', name), 'utf8');
 const section = (text: string, heading: string) => {
@@ -30,5 +31,15 @@ describe('docs/trigger.md: Liveness', () => {
 
 	it('quotes the default Max Requests of one listing as the code has it', () => {
 		expect(liveness).toContain(`*Options → Max Requests* (default ${english(HTTP.walkMaxRequests)})`);
+	});
+
+	it('quotes the hand-over window as the code has it, on every page that names it', () => {
+		const seconds = `${HAND_OVER_WINDOW_MS / 1000} s`;
+		expect(liveness).toContain(`in a new process started within ${seconds} of the hand-over`);
+		for (const text of [page('trigger.md'), page('scale.md')]) {
+			const quoted = [...text.matchAll(/within (\d+ s) of (?:a poll that sent changes sends|the hand-over)|started again within (\d+ s)|\(within (\d+ s)\), that poll/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+			expect(quoted.length).toBeGreaterThan(0);
+			expect(new Set(quoted)).toEqual(new Set([seconds]));
+		}
 	});
 });
