@@ -27,6 +27,7 @@ describe('docs/trigger.md: Liveness', () => {
 		const limits = [...liveness.matchAll(/in a group larger than ([\d,]+) records/g)].map((m) => m[1]);
 		expect(limits).toEqual([english(IDS_KEPT_MAX)]);
 		expect(page('scale.md')).toContain(`by id up to ${english(IDS_KEPT_MAX)}`);
+		expect(page('trigger.md')).toMatch(new RegExp(`for a group of more\\s+than ${english(IDS_KEPT_MAX)} by count`));
 	});
 
 	it('quotes the default Max Requests of one listing as the code has it', () => {
