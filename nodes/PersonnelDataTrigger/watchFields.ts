@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
+import { idKey } from '../shared/ids';
 
 /**
  * Options → Watch Fields: the trigger keeps, per record, the watched fields' values (or, without
@@ -118,7 +119,7 @@ export class Baseline {
 
 	add(record: IDataObject): void {
 		if (record.id === undefined || record.id === null) return;
-		const id = String(record.id);
+		const id = idKey(String(record.id));
 		if (!(id in this.records) && ++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
 		this.records[id] = snapshot(this.watch, record);
 	}
@@ -129,7 +130,7 @@ export class Baseline {
 	 */
 	changedMeanwhile(record: IDataObject): void {
 		if (record.id === undefined || record.id === null) return;
-		const id = String(record.id);
+		const id = idKey(String(record.id));
 		// Read earlier in the baseline, before it changed: those values are the ones to compare with.
 		if (id in this.records) return;
 		if (++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
@@ -167,7 +168,7 @@ export function compareWatched(
 	const emitted: Array<{ record: IDataObject; note: WatchNote }> = [];
 	for (const record of records) {
 		if (record.id === undefined || record.id === null) continue;
-		const id = String(record.id);
+		const id = idKey(String(record.id));
 		const now = snapshot(watch, record);
 		const before = kept[id];
 		if (before === undefined && ++size > WATCH_RECORDS_MAX) throw tooMany(size);
@@ -208,5 +209,7 @@ export function readWatchState(stored: unknown): WatchState | null {
 		if (!Array.isArray(entry) || !entry.every((part) => typeof part === 'string')) return null;
 	}
 	const after = typeof stored.after === 'string' && stored.after !== '' ? { after: stored.after } : {};
-	return { key: stored.key, records: records as Record<string, string[]>, ...after };
+	// Kept by id key (shared/ids.ts); a state stored before ids were keyed so keeps its records.
+	const byKey = Object.fromEntries(Object.entries(records as Record<string, string[]>).map(([id, entry]) => [idKey(id), entry]));
+	return { key: stored.key, records: byKey, ...after };
 }
