@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { apiRequests, idsOf, jsonOf, queryPairs, queryValues, run } from '../personnelData/helpers';
 import { startTestBed, useTestBed } from '../setup';
 
@@ -62,9 +64,9 @@ describe('Pagination: Return All and Limit over the API\'s cursor', () => {
 describe('Pagination: a cursor that does not advance', () => {
 	type Page = { end_cursor: string | null; has_next_page: boolean };
 	/** One cursor: an order of the user's (ranges are for no order or Inserted At, see returnAllRanges.test.ts). */
-	const ONE_CURSOR = { orderBy: 'id', orderDirection: 'asc' };
+	const ONE_CURSOR: INodeParameters = { orderBy: 'id', orderDirection: 'asc' };
 	/** Runs a Return All against a tiny server whose n-th answer (from 1) has `pageFor(n)` as pagination. */
-	async function returnAllAgainst(pageFor: (request: number) => Page, options: object = ONE_CURSOR) {
+	async function returnAllAgainst(pageFor: (request: number) => Page, options: INodeParameters = ONE_CURSOR) {
 		let requests = 0;
 		const server = createServer((req, res) => {
 			requests++;
