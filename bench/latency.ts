@@ -17,6 +17,7 @@ export const DEFAULT_LATENCIES = [0, 20, 150];
 export const PAIRS: Array<[VariantName, VariantName]> = [
 	['pdOrdered', 'http'],
 	['pdSimplifyOn', 'http'],
+	['pdOrderedByName', 'http'],
 	['pdGetById', 'httpGetById'],
 ];
 

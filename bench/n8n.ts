@@ -28,9 +28,9 @@ import {
 	type NodeRun,
 } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../scripts/simulator/client';
-import { REPO_ROOT, median } from './common';
+import { REPO_ROOT } from './common';
 import { runLatencyAxis } from './latency';
-import { EMPLOYEES_PATH, GET_BY_ID_ITEMS, HEADER_CREDENTIAL, MEASURED_NODES, PD_CREDENTIAL, VARIANTS, WORKFLOW_IDS, workflows } from './variants';
+import { GET_BY_ID_ITEMS, HEADER_CREDENTIAL, MEASURED_NODES, PD_CREDENTIAL, VARIANTS, WORKFLOW_IDS, workflows } from './variants';
 import type { HelperProbe, N8nOutcome, N8nRun, N8nSection, VariantName } from './variants';
 
 const SAMPLE_EVERY_MS = 10;

@@ -1,7 +1,7 @@
 /** The real-n8n section's tables and targets in the benchmark page (bench/run.ts writes them). */
 import { median } from './common';
 import { fixed, int, mark, mib, ms, ratio, table } from './markdown';
-import type { N8nFigures } from './n8nFigures';
+import { n8nFigures, type N8nFigures } from './n8nFigures';
 import { TARGET_N8N_GET_BY_ID_SPEED_UP, TARGET_N8N_RATIO_SIMPLIFY_OFF, TARGET_N8N_RATIO_SIMPLIFY_ON } from './plan';
 import { GET_BY_ID_ITEMS, isGetById, type N8nOutcome, type VariantName } from './variants';
 
@@ -88,4 +88,18 @@ export function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): st
 		rows.push([`${label}, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
 	}
 	return rows;
+}
+
+/** Tables and targets of every real-n8n section. */
+export function n8nReport(outcomes: readonly N8nOutcome[]): { markdown: string[]; targets: string[][]; json: unknown[] } {
+	const markdown: string[] = [];
+	const targets: string[][] = [];
+	const json: unknown[] = [];
+	for (const outcome of outcomes) {
+		const figures = outcome.kind === 'n8n' ? n8nFigures(outcome) : undefined;
+		markdown.push(outcome.kind === 'n8n' && figures ? n8nMarkdown(outcome, figures) : `### Inside real n8n\n\nSkipped: ${outcome.kind === 'skipped' ? outcome.reason : ''}.`);
+		targets.push(...n8nTargets(outcome, figures));
+		json.push(outcome.kind === 'n8n' ? { ...outcome, figures } : outcome);
+	}
+	return { markdown, targets, json };
 }

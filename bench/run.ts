@@ -32,16 +32,14 @@ import { BENCHMARK_BLOCK, BENCHMARK_PAGE } from './page';
 import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
 import { latenciesFromEnv, latencyFigures, latencyMarkdown } from './latency';
 import { n8nSectionKeys, runN8nSection, type N8nPlan } from './n8n';
-import { n8nFigures, type N8nFigures, type Spread } from './n8nFigures';
+import { batchedTargets, memoryFigures, perItemOverheadMs, wall, type MemoryFigures } from './figures';
 import { fixed, int, mark, table } from './markdown';
-import { n8nMarkdown, n8nTargets } from './n8nReport';
+import { n8nReport } from './n8nReport';
 import {
 	ALL_VARIANTS,
 	CONCURRENCIES,
 	LATENCY_MS,
 	PASS_RATE,
-	TARGET_BATCHED_VS_CONCURRENCY_1,
-	TARGET_BATCHED_VS_CONCURRENCY_10,
 	TARGET_MEMORY_RATIO,
 	TARGET_PER_ITEM_OVERHEAD_MS,
 	TARGET_WALL_RATIO,
@@ -100,20 +98,6 @@ async function runN8nSections(plan: N8nPlan, source: { baseUrl: string; jti: str
 	return outcomes;
 }
 
-/** Tables and targets of every real-n8n section. */
-function n8nReport(outcomes: readonly N8nOutcome[]): { markdown: string[]; targets: string[][]; json: unknown[] } {
-	const markdown: string[] = [];
-	const targets: string[][] = [];
-	const json: unknown[] = [];
-	for (const outcome of outcomes) {
-		const figures = outcome.kind === 'n8n' ? n8nFigures(outcome) : undefined;
-		markdown.push(outcome.kind === 'n8n' && figures ? n8nMarkdown(outcome, figures) : `### Inside real n8n\n\nSkipped: ${outcome.kind === 'skipped' ? outcome.reason : ''}.`);
-		targets.push(...n8nTargets(outcome, figures));
-		json.push(outcome.kind === 'n8n' ? { ...outcome, figures } : outcome);
-	}
-	return { markdown, targets, json };
-}
-
 /** `--n8n-only`: the real-n8n section alone, its tables and targets. */
 async function runN8nOnly(plan: Plan): Promise<void> {
 	const started = performance.now();
@@ -139,73 +123,6 @@ async function runN8nOnly(plan: Plan): Promise<void> {
 
 function log(message: string): void {
 	process.stderr.write(`${message}\n`);
-}
-
-// ---------------------------------------------------------------- derived figures
-
-interface WallFigures {
-	nodeMedianMs: number;
-	rawMedianMs: number;
-	/** median(node) / median(raw). */
-	ratio: number;
-	/** min(node) / min(raw): least disturbed by other load on the machine. */
-	bestRatio: number;
-}
-
-function wall(nodeMs: readonly number[], rawMs: readonly number[]): WallFigures {
-	const nodeMedianMs = median(nodeMs);
-	const rawMedianMs = median(rawMs);
-	return { nodeMedianMs, rawMedianMs, ratio: nodeMedianMs / rawMedianMs, bestRatio: Math.min(...nodeMs) / Math.min(...rawMs) };
-}
-
-interface MemoryFigures {
-	n: number;
-	jsonBytesPerRecord: number;
-	nodeBytesPerRecord: number;
-	rawBytesPerRecord: number;
-	nodeRatio: number;
-	rawRatio: number;
-	nodeHeapPerRecord: number;
-	rawHeapPerRecord: number;
-}
-
-function memoryFigures(node: MemoryResult, raw: MemoryResult): MemoryFigures {
-	const perRecord = (m: MemoryResult) => (m.rssPeak - m.rssBefore) / Math.max(1, m.records);
-	const json = node.jsonBytesPerRecord;
-	return {
-		n: node.n,
-		jsonBytesPerRecord: json,
-		nodeBytesPerRecord: perRecord(node),
-		rawBytesPerRecord: perRecord(raw),
-		nodeRatio: perRecord(node) / json,
-		rawRatio: perRecord(raw) / json,
-		nodeHeapPerRecord: (node.heapRetained - node.heapBefore) / Math.max(1, node.records),
-		rawHeapPerRecord: (raw.heapRetained - raw.heapBefore) / Math.max(1, raw.records),
-	};
-}
-
-/** Issue 22: the batched Get's requests and its wall time against one request per item. */
-function batchedTargets(perItem: PerItemResult): string[][] {
-	const batched = perItem.runs.find((r) => r.batched);
-	const onePerItem = (concurrency: number) => perItem.runs.find((r) => !r.batched && r.concurrency === concurrency);
-	if (!batched) return [['Per-item Get in batches', 'not measured']];
-	const floor = Math.ceil(perItem.items / PAGE_SIZE_MAX);
-	const speedUp = (concurrency: number) => (onePerItem(concurrency)?.ms ?? Number.NaN) / batched.ms;
-	return [
-		[
-			// Every request is a list request or a miss's own Get (the token was provisioned in the warm-up).
-			`Per-item Get in batches (${int(perItem.items)} items): list requests ≤ ${floor}, plus one single Get per miss`,
-			`${mark(batched.listRequests <= floor && batched.listRequests + batched.getRequests === batched.requests && batched.errors === 0)} (${int(batched.listRequests)} list requests, ${int(batched.getRequests)} misses)`,
-		],
-		[`Per-item Get in batches: wall time ≥ ${TARGET_BATCHED_VS_CONCURRENCY_1}× better than one per item at Concurrency 1`, `${mark(speedUp(1) >= TARGET_BATCHED_VS_CONCURRENCY_1)} (${fixed(speedUp(1), 1)}×)`],
-		[`Per-item Get in batches: wall time ≥ ${TARGET_BATCHED_VS_CONCURRENCY_10}× better than one per item at Concurrency 10`, `${mark(speedUp(10) >= TARGET_BATCHED_VS_CONCURRENCY_10)} (${fixed(speedUp(10), 1)}×)`],
-	];
-}
-
-/** Concurrency 1: (wall time − items × latency) ÷ items. */
-function perItemOverheadMs(perItem: PerItemResult): number {
-	const sequential = perItem.runs.find((r) => r.concurrency === 1 && !r.batched);
-	return sequential ? (sequential.ms - perItem.items * perItem.latencyMs) / perItem.items : Number.NaN;
 }
 
 // ---------------------------------------------------------------- the run
