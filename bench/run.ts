@@ -52,7 +52,7 @@ import type { N8nOutcome, VariantName } from './variants';
 
 
 /**
- * `--latency`: Return All (10,000), Get by ID (1,000) and the HR import inside real n8n at each
+ * `--latency`: Return All (10,000; at the defaults, ordered by Inserted At, ordered by Last Name), Get by ID (1,000) and the HR import inside real n8n at each
  * latency of BENCH_LATENCIES, paired with the HTTP Request nodes; results in bench/results/latency.*.
  */
 async function runLatencyOnly(plan: Plan): Promise<void> {
@@ -62,7 +62,7 @@ async function runLatencyOnly(plan: Plan): Promise<void> {
 	const source = { baseUrl: sim.baseUrl, jti: sim.credentials.admin.jti, refreshToken: sim.credentials.admin.refreshToken };
 	const latencies = latenciesFromEnv();
 	const reps = Number(process.env.BENCH_LATENCY_REPS ?? (plan.quick ? 1 : 5));
-	const variants = (process.env.BENCH_N8N_VARIANTS ? ALL_VARIANTS : ['pdOrdered', 'http', 'pdGetById', 'httpGetById']) as VariantName[];
+	const variants = (process.env.BENCH_N8N_VARIANTS ? ALL_VARIANTS : ['pdSimplifyOn', 'pdOrdered', 'pdOrderedByName', 'http', 'pdGetById', 'httpGetById']) as VariantName[];
 	const n8nPlan: N8nPlan = { n: 10_000, reps: 0, variants: [], latency: { latencies, variants, reps, n: 10_000 } };
 	const outcomes: N8nOutcome[] = [];
 	const imports: ImportOutcome[] = [];
