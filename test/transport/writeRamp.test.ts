@@ -39,7 +39,6 @@ describe('Writes against a server that admits N at once', () => {
 		expect(result.items?.[0]).toHaveLength(count);
 		expect(counts.accepted).toBe(count);
 		expect(counts.busiest).toBeLessThanOrEqual(most);
-		expect(counts.refused).toBeGreaterThan(0);
 		expect(counts.refused).toBeLessThanOrEqual(2 * most);
 	});
 
