@@ -6,6 +6,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/test/e2e/', '/test/editor/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	testTimeout: 60000,
+	setupFiles: ['<rootDir>/test/setup/rangeTiming.ts'],
 	maxWorkers: 2,
 	// A worker whose heap has grown past this after a test file is replaced: a heap of many hundred
 	// MB took longer to tear down than Jest's grace period on a loaded machine (force exit warning).

@@ -32,8 +32,8 @@ import {
 import { importCredentials } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import { median } from './common';
-import { JITTER_SHARE } from './latency';
 import { chooseInstall } from './n8n';
+import { JITTER_SHARE } from './variants';
 
 const PD_CREDENTIAL: CredentialRef = { id: 'benchImpPdCred01', name: 'Personnel Data (bench import)' };
 const WORKFLOW_IDS = { node: 'benchImportNode1', http: 'benchImportHttp1' } as const;

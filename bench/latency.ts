@@ -9,17 +9,15 @@
 import type { N8nUserFolder } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import { median } from './common';
-import type { ImportOutcome } from './import';
-import type { N8nOutcome, N8nRun, VariantName } from './n8n';
-import { VARIANTS } from './n8n';
+import type { N8nOutcome, N8nRun, VariantName } from './variants';
+import { JITTER_SHARE, VARIANTS } from './variants';
 
-/** Jitter: each request waits latency + up to this share of it more, at random. */
-export const JITTER_SHARE = 0.2;
 export const DEFAULT_LATENCIES = [0, 20, 150];
 /** Which HTTP Request variant each Personnel Data variant is compared with. */
 export const PAIRS: Array<[VariantName, VariantName]> = [
 	['pdOrdered', 'http'],
 	['pdSimplifyOn', 'http'],
+	['pdOrderedByName', 'http'],
 	['pdGetById', 'httpGetById'],
 ];
 
@@ -106,7 +104,7 @@ export function latencyFigures(outcomes: readonly N8nOutcome[]): LatencyFigure[]
 	return figures;
 }
 
-export function latencyMarkdown(figures: readonly LatencyFigure[], imports: readonly ImportOutcome[], importMarkdown: (outcome: ImportOutcome) => string): string {
+export function latencyMarkdown<Import>(figures: readonly LatencyFigure[], imports: readonly Import[], importMarkdown: (outcome: Import) => string): string {
 	const rows = figures.map((figure) => [
 		figure.n8nVersion,
 		figure.latencyMs === 0 ? 'none' : `${figure.latencyMs} ms (+ ≤ ${Math.round(figure.latencyMs * JITTER_SHARE)} ms jitter)`,

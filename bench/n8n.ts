@@ -26,125 +26,15 @@ import {
 	type N8nInstall,
 	type N8nUserFolder,
 	type NodeRun,
-	type WorkflowFile,
-	type WorkflowNode,
 } from '../scripts/n8n/driver';
-import { actionNode, baseNode, chainWorkflow, itemsOf, type CredentialRef } from '../scripts/n8n/driver/workflowBuilders';
 import type { SimulatorClient } from '../scripts/simulator/client';
-import { REPO_ROOT, median } from './common';
+import { REPO_ROOT } from './common';
 import { runLatencyAxis } from './latency';
+import { GET_BY_ID_ITEMS, HEADER_CREDENTIAL, MEASURED_NODES, PD_CREDENTIAL, VARIANTS, WORKFLOW_IDS, workflows } from './variants';
+import type { HelperProbe, N8nOutcome, N8nRun, N8nSection, VariantName } from './variants';
 
-export const EMPLOYEES_PATH = '/v1/org/employees';
-const PAGE_SIZE = 100;
 const SAMPLE_EVERY_MS = 10;
 const EXECUTE_TIMEOUT_MS = 10 * 60_000;
-
-const PD_CREDENTIAL: CredentialRef = { id: 'benchPdCred00001', name: 'Personnel Data (bench)' };
-const HEADER_CREDENTIAL: CredentialRef = { id: 'benchHdrCred0001', name: 'Bearer header (bench)' };
-
-/** What each variant is; the keys name them in the results. */
-export const VARIANTS = {
-	pdSimplifyOff: 'Personnel Data, Return All, Simplify off',
-	pdSimplifyOn: 'Personnel Data, Return All, Simplify on (default)',
-	pdOrdered: 'Personnel Data, Return All ordered by Inserted At (ranges in parallel), Simplify on',
-	http: 'HTTP Request, Pagination, bearer header',
-	httpSplitOut: 'HTTP Request, Pagination + Split Out',
-	httpCredential: 'HTTP Request, Pagination, bearer from a Header Auth credential',
-	pdGetById: 'Personnel Data, Get by ID of each item (read in batches)',
-	httpGetById: 'HTTP Request, one GET per item, bearer header',
-} as const;
-export type VariantName = keyof typeof VARIANTS;
-
-/** The node(s) whose executionTime is summed and whose last one's output is counted. */
-const MEASURED_NODES: Record<VariantName, string[]> = {
-	pdSimplifyOff: ['Personnel Data'],
-	pdSimplifyOn: ['Personnel Data'],
-	pdOrdered: ['Personnel Data'],
-	http: ['HTTP Request'],
-	httpSplitOut: ['HTTP Request', 'Split Out'],
-	httpCredential: ['HTTP Request'],
-	pdGetById: ['Personnel Data'],
-	httpGetById: ['HTTP Request'],
-};
-
-/** Items of the Get by ID variants: that many employees' ids, one item each (Set + Split Out upstream). */
-export const GET_BY_ID_ITEMS = 1_000;
-const GET_BY_ID_VARIANTS: readonly VariantName[] = ['pdGetById', 'httpGetById'];
-export const isGetById = (variant: VariantName): boolean => GET_BY_ID_VARIANTS.includes(variant);
-
-const WORKFLOW_IDS: Record<VariantName, string> = {
-	pdSimplifyOff: 'benchPdSimplOff1',
-	pdSimplifyOn: 'benchPdSimplOn01',
-	pdOrdered: 'benchPdOrdered01',
-	http: 'benchHttpPages01',
-	httpSplitOut: 'benchHttpSplit01',
-	httpCredential: 'benchHttpCred001',
-	pdGetById: 'benchPdGetById01',
-	httpGetById: 'benchHttpGetId01',
-};
-
-export interface N8nRun {
-	variant: VariantName;
-	/** stoppedAt − startedAt of the execution (ms, n8n's own timestamps). */
-	executionMs: number;
-	/** Sum of the measured nodes' runData executionTime (ms). */
-	nodeMs: number;
-	/** Items the last measured node output. */
-	items: number;
-	requests: number;
-	listRequests: number;
-	connections: number;
-	/** Peak RSS (VmHWM) at the last sample before the execution stopped: startup + execution. */
-	peakRssBytes: number;
-	/** RSS at the last sample before the execution started: n8n started, nothing run yet. */
-	rssAtStartBytes: number;
-	/** VmHWM at the last sample before the process exited: also saving and printing the execution. */
-	processPeakRssBytes: number;
-	/** Wall time of the whole `n8n execute` process (start-up included). */
-	processMs: number;
-	crashedAtExit: boolean;
-	/** Latency added to every API request for this run (ms; absent: none). */
-	latencyMs?: number;
-}
-
-export interface N8nSection {
-	kind: 'n8n';
-	key: string;
-	n8nVersion: string;
-	nodeVersion: string;
-	n: number;
-	reps: number;
-	/** Order of the variants in each repetition. */
-	orders: VariantName[][];
-	/** The first Personnel Data run (fresh credential: it provisions the token). */
-	warmUp: N8nRun;
-	runs: N8nRun[];
-	/** Return All of `large.n` employees with the node's defaults (Simplify on), once. */
-	large?: { n: number; run: N8nRun };
-	/** Every installed pinned version's HTTP helper, probed for connection reuse. */
-	helperProbes: HelperProbe[];
-	/** The latency axis (bench/latency.ts): runs with latency added, kept apart from `runs`. */
-	latencyRuns?: N8nRun[];
-	seconds: number;
-}
-
-export type N8nOutcome = N8nSection | { kind: 'skipped'; reason: string };
-
-export interface HelperProbeMode {
-	ms: number[];
-	requests: number;
-	connections: number;
-	records: number;
-}
-
-/** bench/n8nHelperProbe.cjs run with one install's node: n8n's helper with and without keepAlive agent options. */
-export interface HelperProbe {
-	key: string;
-	n8nVersion: string;
-	module: string;
-	node: string;
-	results: { default: HelperProbeMode; keepAlive: HelperProbeMode };
-}
 
 // ---------------------------------------------------------------- choosing the install
 
@@ -173,68 +63,6 @@ export function n8nSectionKeys(): string[] {
 	const wanted = process.env.BENCH_N8N_KEY?.split(',').map((key) => key.trim()).filter(Boolean);
 	if (wanted && wanted.length > 0) return wanted;
 	return versionKeysNewestFirst().filter((key) => typeof chooseInstall(key) !== 'string');
-}
-
-// ---------------------------------------------------------------- workflows
-
-function httpRequestNode(baseUrl: string, token: string | undefined): WorkflowNode {
-	const parameters: Record<string, unknown> = {
-		url: `${baseUrl}${EMPLOYEES_PATH}`,
-		sendQuery: true,
-		queryParameters: { parameters: [{ name: 'pagination[first]', value: String(PAGE_SIZE) }] },
-		options: {
-			pagination: {
-				pagination: {
-					paginationMode: 'updateAParameterInEachRequest',
-					parameters: { parameters: [{ type: 'qs', name: 'pagination[after]', value: '={{ $response.body.pagination.end_cursor }}' }] },
-					paginationCompleteWhen: 'other',
-					completeExpression: '={{ $response.body.pagination.has_next_page === false }}',
-				},
-			},
-		},
-	};
-	if (token === undefined) {
-		parameters.authentication = 'genericCredentialType';
-		parameters.genericAuthType = 'httpHeaderAuth';
-	} else {
-		parameters.sendHeaders = true;
-		parameters.headerParameters = { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] };
-	}
-	const node = baseNode('HTTP Request', 'httpRequest', 4.2, parameters);
-	if (token === undefined) node.credentials = { httpHeaderAuth: HEADER_CREDENTIAL };
-	return node;
-}
-
-function personnelDataNode(simplify: boolean, options: Record<string, unknown> = {}): WorkflowNode {
-	return actionNode('Personnel Data', PD_CREDENTIAL, { resource: 'employee', operation: 'getMany', returnAll: true, simplify, options });
-}
-
-/** The HTTP Request node as a user builds a Get by ID: one request per input item. */
-function httpGetByIdNode(baseUrl: string, token: string): WorkflowNode {
-	return baseNode('HTTP Request', 'httpRequest', 4.2, {
-		url: `={{ ${JSON.stringify(`${baseUrl}${EMPLOYEES_PATH}/`)} + $json.id }}`,
-		sendHeaders: true,
-		headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] },
-		options: {},
-	});
-}
-
-function workflows(baseUrl: string, token: string, ids: readonly string[]): Record<VariantName, WorkflowFile> {
-	const splitOut = baseNode('Split Out', 'splitOut', 1, { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} });
-	const build = (variant: VariantName, nodes: WorkflowNode[]) => chainWorkflow(WORKFLOW_IDS[variant], `Bench: ${VARIANTS[variant]}`, nodes);
-	return {
-		pdSimplifyOff: build('pdSimplifyOff', [personnelDataNode(false)]),
-		pdSimplifyOn: build('pdSimplifyOn', [personnelDataNode(true)]),
-		pdOrdered: build('pdOrdered', [personnelDataNode(true, { orderBy: 'inserted_at', orderDirection: 'asc' })]),
-		http: build('http', [httpRequestNode(baseUrl, token)]),
-		httpSplitOut: build('httpSplitOut', [httpRequestNode(baseUrl, token), splitOut]),
-		httpCredential: build('httpCredential', [httpRequestNode(baseUrl, undefined)]),
-		pdGetById: build('pdGetById', [
-			...itemsOf('id', ids),
-			actionNode('Personnel Data', PD_CREDENTIAL, { resource: 'employee', operation: 'get', id: { __rl: true, mode: 'id', value: '={{ $json.id }}' }, simplify: false }),
-		]),
-		httpGetById: build('httpGetById', [...itemsOf('id', ids), httpGetByIdNode(baseUrl, token)]),
-	};
 }
 
 // ---------------------------------------------------------------- one `n8n execute`
@@ -516,74 +344,4 @@ export async function runN8nSection(
 	} finally {
 		folder.cleanup();
 	}
-}
-
-// ---------------------------------------------------------------- figures
-
-export interface Spread {
-	median: number;
-	min: number;
-	max: number;
-}
-
-function spread(values: readonly number[]): Spread {
-	return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
-}
-
-export interface VariantFigures {
-	variant: VariantName;
-	label: string;
-	items: number;
-	requests: number;
-	listRequests: number;
-	connections: number;
-	executionMs: Spread;
-	nodeMs: Spread;
-	/** Execution time ÷ the HTTP Request node's in the same repetition. */
-	ratioToHttp: Spread;
-	peakRssBytes: Spread;
-	rssAtStartBytes: Spread;
-	processPeakRssBytes: Spread;
-}
-
-export interface N8nFigures {
-	variants: VariantFigures[];
-	/** (HTTP Request with a Header Auth credential − with a literal header) ÷ pages, per repetition. */
-	credentialMsPerRequest?: Spread;
-	/** Get by ID of GET_BY_ID_ITEMS items: the HTTP Request node's node time ÷ this node's, per repetition. */
-	getByIdSpeedUp?: Spread;
-}
-
-export function n8nFigures(section: N8nSection): N8nFigures {
-	const byRep = (variant: VariantName): N8nRun[] => section.runs.filter((run) => run.variant === variant);
-	const http = byRep('http');
-	const variants = (Object.keys(VARIANTS) as VariantName[])
-		.filter((variant) => byRep(variant).length > 0)
-		.map((variant): VariantFigures => {
-			const runs = byRep(variant);
-			const last = runs[runs.length - 1];
-			return {
-				variant,
-				label: VARIANTS[variant],
-				items: last.items,
-				requests: last.requests,
-				listRequests: last.listRequests,
-				connections: last.connections,
-				executionMs: spread(runs.map((run) => run.executionMs)),
-				nodeMs: spread(runs.map((run) => run.nodeMs)),
-				ratioToHttp: spread(runs.map((run, rep) => run.executionMs / (http[rep]?.executionMs ?? Number.NaN))),
-				peakRssBytes: spread(runs.map((run) => run.peakRssBytes)),
-				rssAtStartBytes: spread(runs.map((run) => run.rssAtStartBytes)),
-				processPeakRssBytes: spread(runs.map((run) => run.processPeakRssBytes)),
-			};
-		});
-	const withCredential = byRep('httpCredential');
-	const credentialMsPerRequest =
-		withCredential.length > 0 && http.length === withCredential.length
-			? spread(withCredential.map((run, rep) => (run.executionMs - http[rep].executionMs) / Math.max(1, run.requests)))
-			: undefined;
-	const pdGet = byRep('pdGetById');
-	const httpGet = byRep('httpGetById');
-	const getByIdSpeedUp = pdGet.length > 0 && pdGet.length === httpGet.length ? spread(pdGet.map((run, rep) => httpGet[rep].nodeMs / run.nodeMs)) : undefined;
-	return { variants, credentialMsPerRequest, getByIdSpeedUp };
 }

@@ -31,77 +31,28 @@ import { writeBlock } from '../scripts/docs/generatedBlock';
 import { BENCHMARK_BLOCK, BENCHMARK_PAGE } from './page';
 import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
 import { latenciesFromEnv, latencyFigures, latencyMarkdown } from './latency';
-import { GET_BY_ID_ITEMS, VARIANTS, isGetById, n8nFigures, n8nSectionKeys, runN8nSection, type N8nFigures, type N8nOutcome, type N8nPlan, type Spread, type VariantName } from './n8n';
+import { n8nSectionKeys, runN8nSection, type N8nPlan } from './n8n';
+import { batchedTargets, memoryFigures, perItemOverheadMs, wall, type MemoryFigures } from './figures';
+import { fixed, int, mark, table } from './markdown';
+import { n8nReport } from './n8nReport';
+import {
+	ALL_VARIANTS,
+	CONCURRENCIES,
+	LATENCY_MS,
+	PASS_RATE,
+	TARGET_MEMORY_RATIO,
+	TARGET_PER_ITEM_OVERHEAD_MS,
+	TARGET_WALL_RATIO,
+	TOKEN_STEP_SECONDS,
+	TOKEN_TTL_SECONDS,
+	planFrom,
+	type Plan,
+} from './plan';
+import type { N8nOutcome, VariantName } from './variants';
 
-
-interface Plan {
-	quick: boolean;
-	sizes: number[];
-	/** Timed repetitions per size. */
-	reps: Record<number, number>;
-	conditionReps: Record<number, number>;
-	/** Sizes whose peak RSS is measured; at 1,000 records RSS moves in heap-growth steps larger than the data. */
-	memorySizes: number[];
-	/** Requests of the second token run, where only the server clock moves. */
-	tokenRequestsServerOnly: number;
-	triggerEmployees: number;
-	triggerChanges: number;
-	triggerReps: number;
-	tokenRequests: number;
-	perItemItems: number;
-	httpClientReps: number;
-	/** The real-n8n section; undefined with --no-n8n. */
-	n8n?: N8nPlan;
-	/** `--n8n-only`: only the real-n8n section (a quicker way to compare n8n versions). */
-	n8nOnly: boolean;
-	/** `--latency`: only the latency axis inside real n8n (bench/latency.ts). */
-	latencyOnly: boolean;
-	out: string;
-}
-
-const LATENCY_MS = 20;
-const TOKEN_TTL_SECONDS = 60;
-const TOKEN_STEP_SECONDS = 1;
-const CONCURRENCIES = [1, 5, 10];
-const PASS_RATE = 10;
-const TARGET_WALL_RATIO = 1.2;
-const TARGET_MEMORY_RATIO = 2;
-const TARGET_PER_ITEM_OVERHEAD_MS = 2;
-/** Batched Get against one request per item (issue 22): wall-time speed-ups at least these. */
-const TARGET_BATCHED_VS_CONCURRENCY_1 = 20;
-const TARGET_BATCHED_VS_CONCURRENCY_10 = 3;
-const TARGET_N8N_RATIO_SIMPLIFY_OFF = 1.0;
-const TARGET_N8N_RATIO_SIMPLIFY_ON = 1.1;
-const TARGET_N8N_GET_BY_ID_SPEED_UP = 10;
-/** Every variant, or those BENCH_N8N_VARIANTS names (comma-separated keys of VARIANTS). */
-const ALL_VARIANTS = ((): VariantName[] => {
-	const every = Object.keys(VARIANTS) as VariantName[];
-	const wanted = process.env.BENCH_N8N_VARIANTS?.split(',').map((name) => name.trim()).filter(Boolean);
-	if (!wanted || wanted.length === 0) return every;
-	const unknown = wanted.filter((name) => !every.includes(name as VariantName));
-	if (unknown.length > 0) throw new Error(`BENCH_N8N_VARIANTS: unknown ${unknown.join(', ')}; expected some of ${every.join(', ')}`);
-	return wanted as VariantName[];
-})();
-const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only', '--latency'];
-
-function planFrom(argv: readonly string[]): Plan {
-	const quick = argv.includes('--quick');
-	const outAt = argv.indexOf('--out');
-	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
-	for (const arg of argv) {
-		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only, --latency or --out <file>`);
-	}
-	const withN8n = !argv.includes('--no-n8n');
-	const n8nOnly = argv.includes('--n8n-only');
-	if (n8nOnly && !withN8n) throw new Error('--n8n-only and --no-n8n exclude each other');
-	const plan: Omit<Plan, 'n8nOnly' | 'latencyOnly'> = quick
-		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
-		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
-	return { ...plan, n8nOnly, latencyOnly: argv.includes('--latency') };
-}
 
 /**
- * `--latency`: Return All (10,000), Get by ID (1,000) and the HR import inside real n8n at each
+ * `--latency`: Return All (10,000; at the defaults, ordered by Inserted At, ordered by Last Name), Get by ID (1,000) and the HR import inside real n8n at each
  * latency of BENCH_LATENCIES, paired with the HTTP Request nodes; results in bench/results/latency.*.
  */
 async function runLatencyOnly(plan: Plan): Promise<void> {
@@ -111,7 +62,7 @@ async function runLatencyOnly(plan: Plan): Promise<void> {
 	const source = { baseUrl: sim.baseUrl, jti: sim.credentials.admin.jti, refreshToken: sim.credentials.admin.refreshToken };
 	const latencies = latenciesFromEnv();
 	const reps = Number(process.env.BENCH_LATENCY_REPS ?? (plan.quick ? 1 : 5));
-	const variants = (process.env.BENCH_N8N_VARIANTS ? ALL_VARIANTS : ['pdOrdered', 'http', 'pdGetById', 'httpGetById']) as VariantName[];
+	const variants = (process.env.BENCH_N8N_VARIANTS ? ALL_VARIANTS : ['pdSimplifyOn', 'pdOrdered', 'pdOrderedByName', 'http', 'pdGetById', 'httpGetById']) as VariantName[];
 	const n8nPlan: N8nPlan = { n: 10_000, reps: 0, variants: [], latency: { latencies, variants, reps, n: 10_000 } };
 	const outcomes: N8nOutcome[] = [];
 	const imports: ImportOutcome[] = [];
@@ -147,20 +98,6 @@ async function runN8nSections(plan: N8nPlan, source: { baseUrl: string; jti: str
 	return outcomes;
 }
 
-/** Tables and targets of every real-n8n section. */
-function n8nReport(outcomes: readonly N8nOutcome[]): { markdown: string[]; targets: string[][]; json: unknown[] } {
-	const markdown: string[] = [];
-	const targets: string[][] = [];
-	const json: unknown[] = [];
-	for (const outcome of outcomes) {
-		const figures = outcome.kind === 'n8n' ? n8nFigures(outcome) : undefined;
-		markdown.push(outcome.kind === 'n8n' && figures ? n8nMarkdown(outcome, figures) : `### Inside real n8n\n\nSkipped: ${outcome.kind === 'skipped' ? outcome.reason : ''}.`);
-		targets.push(...n8nTargets(outcome, figures));
-		json.push(outcome.kind === 'n8n' ? { ...outcome, figures } : outcome);
-	}
-	return { markdown, targets, json };
-}
-
 /** `--n8n-only`: the real-n8n section alone, its tables and targets. */
 async function runN8nOnly(plan: Plan): Promise<void> {
 	const started = performance.now();
@@ -183,172 +120,9 @@ async function runN8nOnly(plan: Plan): Promise<void> {
 
 // ---------------------------------------------------------------- formatting
 
-const int = (value: number): string => Math.round(value).toLocaleString('en-US');
-const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const mark = (ok: boolean): string => (ok ? 'yes' : '**no**');
-
-function table(headers: string[], rows: string[][]): string {
-	return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-}
 
 function log(message: string): void {
 	process.stderr.write(`${message}\n`);
-}
-
-// ---------------------------------------------------------------- derived figures
-
-interface WallFigures {
-	nodeMedianMs: number;
-	rawMedianMs: number;
-	/** median(node) / median(raw). */
-	ratio: number;
-	/** min(node) / min(raw): least disturbed by other load on the machine. */
-	bestRatio: number;
-}
-
-function wall(nodeMs: readonly number[], rawMs: readonly number[]): WallFigures {
-	const nodeMedianMs = median(nodeMs);
-	const rawMedianMs = median(rawMs);
-	return { nodeMedianMs, rawMedianMs, ratio: nodeMedianMs / rawMedianMs, bestRatio: Math.min(...nodeMs) / Math.min(...rawMs) };
-}
-
-interface MemoryFigures {
-	n: number;
-	jsonBytesPerRecord: number;
-	nodeBytesPerRecord: number;
-	rawBytesPerRecord: number;
-	nodeRatio: number;
-	rawRatio: number;
-	nodeHeapPerRecord: number;
-	rawHeapPerRecord: number;
-}
-
-function memoryFigures(node: MemoryResult, raw: MemoryResult): MemoryFigures {
-	const perRecord = (m: MemoryResult) => (m.rssPeak - m.rssBefore) / Math.max(1, m.records);
-	const json = node.jsonBytesPerRecord;
-	return {
-		n: node.n,
-		jsonBytesPerRecord: json,
-		nodeBytesPerRecord: perRecord(node),
-		rawBytesPerRecord: perRecord(raw),
-		nodeRatio: perRecord(node) / json,
-		rawRatio: perRecord(raw) / json,
-		nodeHeapPerRecord: (node.heapRetained - node.heapBefore) / Math.max(1, node.records),
-		rawHeapPerRecord: (raw.heapRetained - raw.heapBefore) / Math.max(1, raw.records),
-	};
-}
-
-/** Issue 22: the batched Get's requests and its wall time against one request per item. */
-function batchedTargets(perItem: PerItemResult): string[][] {
-	const batched = perItem.runs.find((r) => r.batched);
-	const onePerItem = (concurrency: number) => perItem.runs.find((r) => !r.batched && r.concurrency === concurrency);
-	if (!batched) return [['Per-item Get in batches', 'not measured']];
-	const floor = Math.ceil(perItem.items / PAGE_SIZE_MAX);
-	const speedUp = (concurrency: number) => (onePerItem(concurrency)?.ms ?? Number.NaN) / batched.ms;
-	return [
-		[
-			// Every request is a list request or a miss's own Get (the token was provisioned in the warm-up).
-			`Per-item Get in batches (${int(perItem.items)} items): list requests ≤ ${floor}, plus one single Get per miss`,
-			`${mark(batched.listRequests <= floor && batched.listRequests + batched.getRequests === batched.requests && batched.errors === 0)} (${int(batched.listRequests)} list requests, ${int(batched.getRequests)} misses)`,
-		],
-		[`Per-item Get in batches: wall time ≥ ${TARGET_BATCHED_VS_CONCURRENCY_1}× better than one per item at Concurrency 1`, `${mark(speedUp(1) >= TARGET_BATCHED_VS_CONCURRENCY_1)} (${fixed(speedUp(1), 1)}×)`],
-		[`Per-item Get in batches: wall time ≥ ${TARGET_BATCHED_VS_CONCURRENCY_10}× better than one per item at Concurrency 10`, `${mark(speedUp(10) >= TARGET_BATCHED_VS_CONCURRENCY_10)} (${fixed(speedUp(10), 1)}×)`],
-	];
-}
-
-/** Concurrency 1: (wall time − items × latency) ÷ items. */
-function perItemOverheadMs(perItem: PerItemResult): number {
-	const sequential = perItem.runs.find((r) => r.concurrency === 1 && !r.batched);
-	return sequential ? (sequential.ms - perItem.items * perItem.latencyMs) / perItem.items : Number.NaN;
-}
-
-const mib = (bytes: number): string => int(bytes / 2 ** 20);
-const ms = (s: Spread): string => `${int(s.median)} (${int(s.min)}–${int(s.max)})`;
-const ratio = (s: Spread): string => (Number.isFinite(s.median) ? `${fixed(s.median)}× (${fixed(s.min)}–${fixed(s.max)})` : '—');
-
-function n8nMarkdown(section: Extract<N8nOutcome, { kind: 'n8n' }>, figures: N8nFigures): string {
-	const rows = figures.variants.map((v) => [
-		v.label,
-		int(v.items),
-		int(v.requests),
-		int(v.connections),
-		ms(v.executionMs),
-		ms(v.nodeMs),
-		v.variant === 'http' ? '1 (reference)' : isGetById(v.variant) ? '— (Get by ID: see below)' : ratio(v.ratioToHttp),
-		mib(v.peakRssBytes.median),
-		mib(v.rssAtStartBytes.median),
-		mib(v.processPeakRssBytes.median),
-	]);
-	const warm = section.warmUp;
-	const large = section.large;
-	const credential = figures.credentialMsPerRequest;
-	const lines = [
-		`### Inside real n8n ${section.n8nVersion} (\`n8n execute\`, ${int(section.n)} employees, ${section.reps} repetitions, variants in rotating order)`,
-		'',
-		'Execution time is the execution\'s stoppedAt − startedAt (n8n\'s own timestamps); the node time is the sum of the measured nodes\' `executionTime` in the run data. ' +
-			'Ratios are paired: each run ÷ the HTTP Request node\'s run of the same repetition. Memory is sampled from /proc/<pid>/status every 10 ms: peak RSS is VmHWM at the execution\'s end (n8n\'s start-up included), ' +
-			'the last column also covers saving and printing the execution. Requests and TCP connections are the simulator\'s counts for the run.',
-		'',
-		table(['variant', 'items out', 'requests', 'TCP connections', 'execution ms, median (range)', 'node ms, median (range)', 'ratio to HTTP Request, median (range)', 'peak RSS MiB', 'RSS before the run MiB', 'process peak RSS MiB'], rows),
-		'',
-		`First run of the node (fresh credential): ${int(warm.requests)} requests (${int(warm.listRequests)} pages + ${int(warm.requests - warm.listRequests)} token provisioning), ${int(warm.connections)} TCP connections.` +
-			(credential ? ` The bearer read from a Header Auth credential instead of a literal header costs ${fixed(credential.median)} ms per request (median; range ${fixed(credential.min)}–${fixed(credential.max)}).` : ''),
-	];
-	if (figures.getByIdSpeedUp) {
-		const speedUp = figures.getByIdSpeedUp;
-		lines.push(
-			'',
-			`Get by ID of ${int(GET_BY_ID_ITEMS)} items (ids from a Set node split into one item each): the HTTP Request node's node time ÷ Personnel Data's, paired per repetition: ${fixed(speedUp.median, 1)}× (range ${fixed(speedUp.min, 1)}–${fixed(speedUp.max, 1)}×).`,
-		);
-	}
-	if (section.helperProbes.length > 0) {
-		lines.push(
-			'',
-			`n8n's own HTTP helper (what \`this.helpers.httpRequest\` calls), outside a workflow, walking the same ${int(section.helperProbes[0].results.default.requests)} pages; \`agentOptions\` exists in IHttpRequestOptions from 2.41 on (2.8 ignores it):`,
-			'',
-			table(
-				['n8n', 'helper', 'agent options', 'requests', 'TCP connections', 'ms (median)'],
-				section.helperProbes.flatMap((probe) =>
-					(['default', 'keepAlive'] as const).map((mode) => [probe.n8nVersion, probe.module, mode === 'default' ? 'none' : '{ keepAlive: true }', int(probe.results[mode].requests), int(probe.results[mode].connections), int(median(probe.results[mode].ms))]),
-				),
-			),
-		);
-	}
-	if (large) {
-		lines.push(
-			'',
-			table(
-				['Return All (Simplify on)', 'items out', 'requests', 'TCP connections', 'execution ms', 'peak RSS MiB', 'RSS before the run MiB', 'process peak RSS MiB'],
-				[[int(large.n), int(large.run.items), int(large.run.requests), int(large.run.connections), int(large.run.executionMs), mib(large.run.peakRssBytes), mib(large.run.rssAtStartBytes), mib(large.run.processPeakRssBytes)]],
-			),
-		);
-	}
-	return lines.join('\n');
-}
-
-function n8nTargets(n8n: N8nOutcome, figures: N8nFigures | undefined): string[][] {
-	if (n8n.kind !== 'n8n' || !figures) return [['Real n8n targets', `not measured (${n8n.kind === 'skipped' ? n8n.reason : 'no figures'})`]];
-	const of = (variant: VariantName) => figures.variants.find((v) => v.variant === variant);
-	const off = of('pdSimplifyOff');
-	const on = of('pdSimplifyOn');
-	const splitOut = of('httpSplitOut');
-	const rows: string[][] = [];
-	const label = `Real n8n ${n8n.n8nVersion}`;
-	if (off) rows.push([`${label}, Return All ${int(n8n.n)}, Simplify off ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_OFF, 1)}× (paired median)`, `${mark(off.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_OFF)} (${ratio(off.ratioToHttp)})`]);
-	if (on) rows.push([`${label}, Return All ${int(n8n.n)}, Simplify on ÷ HTTP Request with Pagination ≤ ${fixed(TARGET_N8N_RATIO_SIMPLIFY_ON, 1)}× (paired median)`, `${mark(on.ratioToHttp.median <= TARGET_N8N_RATIO_SIMPLIFY_ON)} (${ratio(on.ratioToHttp)})`]);
-	if (off && on && splitOut) {
-		const worst = Math.max(off.peakRssBytes.median, on.peakRssBytes.median);
-		rows.push([`${label}, peak RSS of Return All ${int(n8n.n)} ≤ HTTP Request + Split Out (medians)`, `${mark(worst <= splitOut.peakRssBytes.median)} (Simplify off ${mib(off.peakRssBytes.median)} MiB, on ${mib(on.peakRssBytes.median)} MiB; HTTP Request + Split Out ${mib(splitOut.peakRssBytes.median)} MiB)`]);
-	}
-	if (figures.getByIdSpeedUp) {
-		const speedUp = figures.getByIdSpeedUp;
-		rows.push([`${label}, Get by ID of ${int(GET_BY_ID_ITEMS)} employees ≥ ${TARGET_N8N_GET_BY_ID_SPEED_UP}× faster than HTTP Request one per item (paired median of node times)`, `${mark(speedUp.median >= TARGET_N8N_GET_BY_ID_SPEED_UP)} (${fixed(speedUp.median, 1)}×, range ${fixed(speedUp.min, 1)}–${fixed(speedUp.max, 1)}×)`]);
-	}
-	if (n8n.large) {
-		const { run } = n8n.large;
-		rows.push([`${label}, Return All ${int(n8n.large.n)} completes`, `${mark(run.items === n8n.large.n)} (${int(run.items)} items, ${int(run.executionMs)} ms, peak RSS ${mib(run.peakRssBytes)} MiB)`]);
-	}
-	return rows;
 }
 
 // ---------------------------------------------------------------- the run

@@ -1,3 +1,4 @@
+import { idKey } from '../shared/ids';
 import { compareTimestamps, minusMs } from '../shared/timestamps';
 import type { GroupCheck, HandOver, Resume } from './walkPosition';
 import { readGroupCheck, readHandOver, readResume, wholeCount } from './walkPosition';
@@ -76,6 +77,8 @@ export interface Change {
 }
 
 const pairKey = (change: Change) => `${change.id}@${change.at}`;
+/** A pair stored before ids were compared by key (shared/ids.ts), keyed. */
+const keyedPair = (pair: string) => `${idKey(pair.slice(0, pair.indexOf('@')))}${pair.slice(pair.indexOf('@'))}`;
 const atOf = (key: string) => key.slice(key.indexOf('@') + 1);
 
 const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b);
@@ -105,11 +108,11 @@ export function readState(stored: unknown): ChangeState | undefined {
 			revision: typeof state.revision === 'number' && Number.isInteger(state.revision) ? state.revision : 0,
 			stream: state.stream,
 			watermark,
-			idsAtWatermark: state.idsAtWatermark,
+			idsAtWatermark: state.idsAtWatermark.map(idKey),
 			knownAtWatermark: Math.max(wholeCount(state.knownAtWatermark) ?? 0, state.idsAtWatermark.length),
 			countAtWatermark: typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null,
 			countView: typeof state.countView === 'string' ? state.countView : '',
-			recent: state.recent,
+			recent: state.recent.map(keyedPair),
 			recentFrom: typeof state.recentFrom === 'string' ? state.recentFrom : null,
 			watch: readWatchState(state.watch),
 			resume: readResume(state.resume),
@@ -131,11 +134,11 @@ export function readState(stored: unknown): ChangeState | undefined {
 			revision: 0,
 			stream: streamOf(String(old.resource), String(old.field)),
 			watermark,
-			idsAtWatermark: state.idsAtWatermark,
+			idsAtWatermark: state.idsAtWatermark.map(idKey),
 			knownAtWatermark: state.idsAtWatermark.length,
 			countAtWatermark: null,
 			countView: '',
-			recent: state.recent,
+			recent: state.recent.map(keyedPair),
 			recentFrom: watermark !== null && lookbackMs > 0 ? minusMs(watermark, lookbackMs) : null,
 			watch: null,
 			resume: null,

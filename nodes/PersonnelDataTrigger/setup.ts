@@ -3,6 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { QUERY } from '../shared/apiChoices';
 import { InputError } from '../shared/errors';
+import { idKey } from '../shared/ids';
 import { readListQuery } from '../shared/listQuery/parse';
 import { asOfDay } from '../shared/listQuery/simplify';
 import { collectRecords, readMaxRequests } from '../shared/pagination';
@@ -137,10 +138,14 @@ function readStartDate(given: unknown): string {
 	return new Date(at).toISOString();
 }
 
-/** The record's change (id and the timestamp the event reads); undefined when it lacks either. */
+/**
+ * The record's change (its id key, see shared/ids.ts, and the timestamp the event reads); undefined
+ * when it lacks either. Every id the trigger compares (ids at the watermark, recent changes, the
+ * records listed again behind a cursor) comes from here.
+ */
 export function changeOf(record: IDataObject, field: string): Change | undefined {
 	const at = record[field];
-	return typeof at === 'string' && record.id !== undefined ? { id: String(record.id), at } : undefined;
+	return typeof at === 'string' && record.id !== undefined ? { id: idKey(String(record.id)), at } : undefined;
 }
 
 export function listRequest(setup: PollSetup, query: Query, run?: PollRun): ApiRequest {

@@ -1,3 +1,5 @@
+import { idKey } from '../shared/ids';
+
 /**
  * Where a page walk that a poll stopped in goes on (`Resume`), and a pending listing of the group
  * at the watermark (`GroupCheck`): the parts of the trigger's state that hold the server's
@@ -81,7 +83,7 @@ export function readHandOver(value: unknown): HandOver | null {
 	if (wholeCount(given.at) === undefined) return null;
 	return {
 		watermark,
-		idsAtWatermark: idsAtWatermark as string[],
+		idsAtWatermark: (idsAtWatermark as string[]).map(idKey),
 		knownAtWatermark: Math.max(wholeCount(given.knownAtWatermark) ?? 0, idsAtWatermark.length),
 		countAtWatermark: wholeCount(given.countAtWatermark) ?? null,
 		resume: readResume(given.resume),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
+import { idKey } from '../shared/ids';
 
 /**
  * Options → Watch Fields: the trigger keeps, per record, the watched fields' values (or, without
@@ -120,7 +121,7 @@ export class Baseline {
 
 	add(record: IDataObject): void {
 		if (record.id === undefined || record.id === null) return;
-		const id = String(record.id);
+		const id = idKey(String(record.id));
 		if (!(id in this.records) && ++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
 		this.records[id] = snapshot(this.watch, record);
 	}
@@ -131,7 +132,7 @@ export class Baseline {
 	 */
 	changedMeanwhile(record: IDataObject): void {
 		if (record.id === undefined || record.id === null) return;
-		const id = String(record.id);
+		const id = idKey(String(record.id));
 		// Read earlier in the baseline, before it changed: those values are the ones to compare with.
 		if (id in this.records) return;
 		if (++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
@@ -169,7 +170,7 @@ export function compareWatched(
 	const emitted: Array<{ record: IDataObject; note: WatchNote }> = [];
 	for (const record of records) {
 		if (record.id === undefined || record.id === null) continue;
-		const id = String(record.id);
+		const id = idKey(String(record.id));
 		const now = snapshot(watch, record);
 		const before = kept[id];
 		if (before === undefined && ++size > WATCH_RECORDS_MAX) throw tooMany(size);
@@ -211,5 +212,7 @@ export function readWatchState(stored: unknown): WatchState | null {
 	}
 	const after = typeof stored.after === 'string' && stored.after !== '' ? { after: stored.after } : {};
 	const spent = typeof stored.requests === 'number' && Number.isInteger(stored.requests) && stored.requests >= 0 ? { requests: stored.requests } : {};
-	return { key: stored.key, records: records as Record<string, string[]>, ...after, ...spent };
+	// Kept by id key (shared/ids.ts); a state stored before ids were keyed so keeps its records.
+	const byKey = Object.fromEntries(Object.entries(records as Record<string, string[]>).map(([id, entry]) => [idKey(id), entry]));
+	return { key: stored.key, records: byKey, ...after, ...spent };
 }

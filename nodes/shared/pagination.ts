@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { HTTP, PAGE_SIZE_MAX } from './apiChoices';
+import { idKey } from './ids';
 import type { ListPage } from './listPage';
 import { readListPage } from './listPage';
 import type { ApiContext, ApiRequest } from './transport';
@@ -70,7 +71,7 @@ export async function* walkPages(
 	const stop = (why: string) => new NodeOperationError(this.getNode(), `${endpoint}: ${why}`, { itemIndex });
 	const digestOf = (cursor: string) => createHash('sha256').update(cursor).digest('base64');
 	const followed = new Set<string>(options.after === undefined ? [] : [digestOf(options.after)]);
-	const ids = new Set<unknown>();
+	const ids = new Set<string>();
 	let after = options.after;
 	let fetched = 0;
 	let requests = options.spent ?? 0;
@@ -85,11 +86,11 @@ export async function* walkPages(
 		const page = await readListPage.call(this, request, { first, after, itemIndex });
 		for (const record of page.records) {
 			const id = record.id;
-			if (id === undefined || id === null) continue;
-			if (ids.has(id)) {
+			if (typeof id !== 'string' && typeof id !== 'number') continue;
+			if (ids.has(idKey(id))) {
 				throw stop(`the API sent record ${redactShapes(String(id))} twice in one listing; stopped instead of returning it twice`);
 			}
-			ids.add(id);
+			ids.add(idKey(id));
 		}
 		fetched += page.records.length;
 		yield { ...page, after };

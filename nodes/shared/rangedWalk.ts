@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
+import { idKey, sameId } from './ids';
 import { readListPage } from './listPage';
 import type { ResourceDefinition } from './registry';
 import type { ApiContext, ApiRequest, Query } from './transport';
@@ -34,23 +35,35 @@ export const PAGES_BEFORE_RANGES = 3;
 export const rangeTiming = { worthMsPerPage: 40 };
 
 /**
+ * The order Return All reads in when none is asked for: the creation timestamp, where the list
+ * orders by it and filters it with `gte` and `lt` (the spec promises no order without one, so the
+ * node may choose). Undefined: the resource's list has no such order, and is read with one cursor.
+ */
+export function rangeField(resource: ResourceDefinition): string | undefined {
+	const field = resource.changeFields?.created;
+	const definition = field === undefined ? undefined : resource.fields[field];
+	if (field === undefined || !definition?.orderable) return undefined;
+	return definition.filter?.includes('gte') && definition.filter.includes('lt') ? field : undefined;
+}
+
+/**
  * Ranges only where they cannot change the answer: a GET list (no shape), no condition (its pages
  * are bounded scans), no filter of the user's on the timestamp, the timestamp in every record
- * (select), and records asked for in that timestamp's order. Without an order the server's own order
- * (unknown) is the answer, which ranges cannot reproduce: one cursor. The creation timestamp never
+ * (select), and records asked for in that timestamp's order or in no order (the node then chooses
+ * it, oldest first). Any other order is the user's: one cursor. The creation timestamp never
  * changes, so a record cannot move from one range to another.
  */
 export function rangePlan(resource: ResourceDefinition, request: ApiRequest): RangePlan | undefined {
-	const field = resource.changeFields?.created;
-	const definition = field === undefined ? undefined : resource.fields[field];
-	if (field === undefined || request.method !== 'GET' || !definition?.orderable) return undefined;
-	if (!definition.filter?.includes('gte') || !definition.filter.includes('lt')) return undefined;
+	const field = rangeField(resource);
+	if (field === undefined || request.method !== 'GET') return undefined;
 	const query: Query = request.query ?? {};
 	if (query[QUERY.conditionId] !== undefined) return undefined;
 	if (Object.keys(query).some((key) => key.startsWith(`filters[${field}]`))) return undefined;
 	const select = query[QUERY.select];
 	if (select !== undefined && !(Array.isArray(select) && select.includes(field))) return undefined;
-	if (query[QUERY.orderField] !== field) return undefined;
+	const order = query[QUERY.orderField];
+	if (order === undefined) return { field, direction: 'asc' };
+	if (order !== field) return undefined;
 	return { field, direction: query[QUERY.orderDirection] === 'desc' ? 'desc' : 'asc' };
 }
 
@@ -77,7 +90,7 @@ interface Walk {
 	request: ApiRequest;
 	budget: number;
 	requests: number;
-	ids: Set<unknown>;
+	ids: Set<string>;
 	refused?: string;
 	/** A range failed with an error: the others stop at their next page. */
 	failed?: boolean;
@@ -133,9 +146,9 @@ function take(walk: Walk, range: Range, records: IDataObject[], last: { time: nu
 			range.stoppedAt = record;
 			return true;
 		}
-		if (record.id !== undefined && record.id !== null) {
-			if (walk.ids.has(record.id)) return refuse(walk, 'a record twice');
-			walk.ids.add(record.id);
+		if (typeof record.id === 'string' || typeof record.id === 'number') {
+			if (walk.ids.has(idKey(record.id))) return refuse(walk, 'a record twice');
+			walk.ids.add(idKey(record.id));
 		}
 		range.records.push(record);
 	}
@@ -173,7 +186,8 @@ async function walkRange(walk: Walk, range: Range, query: Query, after: string |
  * than this package (text against time, another precision) or ignores the filter fails this.
  */
 function joined(ranges: Range[]): boolean {
-	return ranges.every((range, index) => index === 0 || ranges[index - 1].stoppedAt?.id === range.firstSeen?.id);
+	const handedOver = (before?: IDataObject, after?: IDataObject) => (before?.id === undefined && after?.id === undefined) || sameId(before?.id, after?.id);
+	return ranges.every((range, index) => index === 0 || handedOver(ranges[index - 1].stoppedAt, range.firstSeen));
 }
 
 /** Range boundaries between the oldest and newest timestamps, whole milliseconds, strictly increasing. */

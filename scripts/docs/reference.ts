@@ -10,6 +10,7 @@ import { filterableFields, orderableFields, RESOURCES } from '../../nodes/shared
 import { CONCURRENCY_MAX, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import type { OperationName } from '../../nodes/PersonnelData/actions/operations';
 import { operationsOf } from '../../nodes/PersonnelData/actions/operations';
+import { unorderedReturnAll } from '../../nodes/PersonnelData/actions/generic/getMany.operation';
 import { readsInBatches } from '../../nodes/PersonnelData/actions/read/recordsById';
 import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/PersonnelData/actions/read/recordsWhere';
 import { TOOL_MAX_BYTES, TOOL_MAX_RECORDS } from '../../nodes/PersonnelData/actions/toolMode';
@@ -35,7 +36,7 @@ const REQUESTS: Record<OperationName, (resource: ResourceDefinition) => string> 
 	get: (r) =>
 		`${code(`GET ${r.paths.get}`)}${readsInBatches(r) ? `; several items: ${code(`GET ${r.paths.list}`)} with ${code('filters[id][op]=in')}, ${VALUES_PER_REQUEST} IDs a request` : ''}${r.waitFor ? `; *Wait for Delivery* repeats the GET until ${code(`${r.waitFor.field} = ${r.waitFor.doneValue}`)}` : ''}`,
 	getMany: (r) =>
-		`${code(`GET ${r.paths.list}`)}, ${PAGE_SIZE_MAX} records a page${r.paths.shape ? `; with a Shape ${code(`POST ${r.paths.shape}`)}` : ''}`,
+		`${code(`GET ${r.paths.list}`)}, ${PAGE_SIZE_MAX} records a page${r.paths.shape ? `; with a Shape ${code(`POST ${r.paths.shape}`)}` : ''}; Return All without *Order By*: ${unorderedReturnAll(r)}`,
 	create: (r) => code(`POST ${r.paths.create}`),
 	update: (r) => `${code(`PATCH ${r.paths.update}`)}; a dated column first reads the history (${code(`GET ${r.paths.list}`)})`,
 	replace: (r) => code(`PUT ${r.paths.replace}`),

@@ -71,7 +71,8 @@ describe('token expiry and revocation', () => {
 				resolve();
 			});
 		});
-		const result = await run(getManyEmployees({ returnAll: true }));
+		// Ordered by id: one cursor, 6 pages (without an order the pages would be read in ranges).
+		const result = await run(getManyEmployees({ returnAll: true, options: { orderBy: 'id', orderDirection: 'asc' } }));
 		expect(result.error).toBeUndefined();
 		const ids = jsonOf(result.items).map((json) => json.id as string);
 		expect(ids).toHaveLength(600);

@@ -13,12 +13,18 @@ import { fastBackoff, jsonOf } from './support';
 const ID = '00000000-0000-4000-8000-000000000001';
 const LIST = 'GET /v1/org/employees';
 
+/**
+ * Ordered by id: one cursor, whose own guarantees these tests check. Without an order Return All
+ * reads in inserted_at ranges first, and gives up to one cursor on anything it cannot explain (see
+ * the last page-walk test).
+ */
+const ONE_CURSOR: INodeParameters = { orderBy: 'id', orderDirection: 'asc' };
 const getMany = (extra: INodeParameters = {}, options: INodeParameters = {}): INodeParameters => ({
 	resource: 'employee',
 	operation: 'getMany',
 	returnAll: true,
 	limit: 50,
-	options,
+	options: { ...ONE_CURSOR, ...options },
 	...extra,
 });
 const getOne = (id = ID): INodeParameters => ({ resource: 'employee', operation: 'get', id: { __rl: true, mode: 'id', value: id } });
@@ -81,6 +87,12 @@ describe('a hostile server: every request and page walk ends, with the truth', (
 				expect(server.apiRequests()).toHaveLength(25);
 				expect(result.items).toBeUndefined();
 			}
+
+			// At the defaults (no order: ranges first) the same error; the one cursor after the ranges has its own budget.
+			server.requests.length = 0;
+			const atDefaults = await execute({ resource: 'employee', operation: 'getMany', returnAll: true, options: { maxRequests: 25 } });
+			expect(atDefaults.error?.message).toMatch(/stopped after \d+ requests without reaching the last page \(Options → Max Requests is 25\)/);
+			expect(server.apiRequests().length).toBeLessThanOrEqual(2 * 25);
 
 			server.requests.length = 0;
 			const polled = await poll(trigger({ maxRequests: 25 }));

@@ -55,6 +55,8 @@ const returnAll = (direction: 'asc' | 'desc'): INodeParameters => ({
 	options: { orderBy: 'inserted_at', orderDirection: direction },
 });
 const oneCursor = (direction: 'asc' | 'desc'): INodeParameters => ({ ...returnAll(direction), returnAll: false, limit: 1_000_000 });
+const atDefaults: INodeParameters = { resource: 'employee', operation: 'getMany', returnAll: true };
+const unorderedCursor: INodeParameters = { ...atDefaults, returnAll: false, limit: 1_000_000 };
 
 describe('Return All in ranges against servers with other choices', () => {
 	let server: HostileServer;
@@ -91,6 +93,17 @@ describe('Return All in ranges against servers with other choices', () => {
 			expect(ranged.requests).toBeLessThanOrEqual(2 * reference.requests + 5);
 			// An honest server is read in ranges: its pages, one probe, at most one page per boundary.
 			if (Object.keys(choices).length === 0) expect(ranged.requests).toBeLessThanOrEqual(reference.requests + 4);
+		}
+		// No order (the default): ranges oldest first, or one cursor without an order, as asked.
+		const reference = await execute(unorderedCursor);
+		const ranged = await execute(atDefaults);
+		expect(ranged.error?.message).toBe(reference.error?.message);
+		expect(ranged.ids).toEqual(reference.ids);
+		expect(new Set(ranged.ids).size).toBe(COUNT);
+		expect(ranged.requests).toBeLessThanOrEqual(2 * reference.requests + 5);
+		if (Object.keys(choices).length === 0) {
+			expect(ranged.requests).toBeLessThanOrEqual(reference.requests + 4);
+			expect(server.apiRequests().some((request) => request.query.get('filters[inserted_at][op]') !== null)).toBe(true);
 		}
 	});
 

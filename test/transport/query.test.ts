@@ -46,13 +46,15 @@ describe('query serialization on the wire', () => {
 
 	it('pagination[after] carries the cursor of the previous page', async () => {
 		bed.simulator.sim.clearRequests();
-		const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: getManyEmployees({ returnAll: true }) });
+		// Ordered by id: one cursor (without an order Return All may read in inserted_at ranges).
+		const options = { orderBy: 'id', orderDirection: 'asc' };
+		const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: getManyEmployees({ returnAll: true, options }) });
 		expect(result.items?.[0]).toHaveLength(bed.simulator.sim.counts().employees);
 		const queries = apiRequests(bed).map((entry) => entry.rawQuery.split('&').map(decodeURIComponent));
-		expect(queries[0]).toEqual(['pagination[first]=100']);
+		expect(queries[0]).toEqual(['order[field]=id', 'order[direction]=asc', 'pagination[first]=100']);
 		for (const later of queries.slice(1)) {
-			expect(later[0]).toBe('pagination[first]=100');
-			expect(later[1]).toMatch(/^pagination\[after\]=.+/);
+			expect(later.slice(0, 3)).toEqual(queries[0]);
+			expect(later[3]).toMatch(/^pagination\[after\]=.+/);
 		}
 	});
 });

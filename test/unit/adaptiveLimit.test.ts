@@ -4,12 +4,45 @@ import { AdaptiveLimit } from '../../nodes/PersonnelData/actions/adaptiveLimit';
 describe('AdaptiveLimit', () => {
 	const ok = (ms: number, startedAt = Date.now()) => ({ status: 200, startedAt, ms });
 
-	it('starts at 4, grows by one per success up to the ceiling, and never past it', () => {
-		const limit = new AdaptiveLimit(16);
+	it('starts at 4, grows by one per clean answer (doubling per round trip) up to the ceiling, and never past it', () => {
+		const limit = new AdaptiveLimit(64);
 		expect(limit.current()).toBe(4);
-		for (let index = 0; index < 40; index++) limit.report(ok(150));
+		// One round trip: the 4 requests in flight answer.
+		for (let index = 0; index < 4; index++) limit.report(ok(150));
+		expect(limit.current()).toBe(8);
+		for (let index = 0; index < 8; index++) limit.report(ok(160));
 		expect(limit.current()).toBe(16);
+		for (let index = 0; index < 60; index++) limit.report(ok(150));
+		expect(limit.current()).toBe(64);
 		expect(new AdaptiveLimit(2).current()).toBe(2);
+	});
+
+	it('after a rise in latency alone: halves, doubles back to where it rose within a round trip, then grows by one per round', () => {
+		const limit = new AdaptiveLimit(64);
+		for (let index = 0; index < 12; index++) limit.report(ok(150));
+		expect(limit.current()).toBe(16);
+		for (let index = 0; index < 10 && limit.current() === 16; index++) limit.report(ok(1500));
+		expect(limit.current()).toBe(8);
+		const later = Date.now() + 1;
+		for (let index = 0; index < 8; index++) limit.report(ok(150, later));
+		expect(limit.current()).toBe(16);
+		for (let index = 0; index < 15; index++) limit.report(ok(150, later));
+		expect(limit.current()).toBe(16);
+		limit.report(ok(150, later));
+		expect(limit.current()).toBe(17);
+	});
+
+	it('after a refusal, a rise in latency does not bring quick growth back', () => {
+		const limit = new AdaptiveLimit(64);
+		for (let index = 0; index < 12; index++) limit.report(ok(150));
+		limit.report({ status: 429, startedAt: Date.now(), ms: 5 });
+		expect(limit.current()).toBe(8);
+		const later = Date.now() + 1;
+		for (let index = 0; index < 10 && limit.current() === 8; index++) limit.report(ok(1500, later));
+		expect(limit.current()).toBe(4);
+		const after = Date.now() + 2;
+		for (let index = 0; index < 4; index++) limit.report(ok(150, after));
+		expect(limit.current()).toBe(5);
 	});
 
 	it('halves on 429 and 503, once for all the requests that were in flight together', () => {

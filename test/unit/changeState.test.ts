@@ -167,6 +167,10 @@ describe('a large group at one timestamp (IDS_KEPT_MAX)', () => {
 		const resume = { purpose: 'changes', op: 'gte', from: T1, after: 'c', view: 'q', requests: 12, groupListed: true };
 		expect(readState({ ...v3, resume })?.resume).toEqual(resume);
 	});
+	it('keys ids stored before ids were compared without regard to case (shared/ids.ts)', () => {
+		const v3 = { version: 3, revision: 2, stream: 's', watermark: T1, idsAtWatermark: ['AB-1'], countAtWatermark: null, countView: 'v', recent: [`AB-1@${T1}`], recentFrom: T1, watch: null };
+		expect(readState(v3)).toMatchObject({ idsAtWatermark: ['ab-1'], recent: [`ab-1@${T1}`] });
+	});
 });
 
 describe('waiting for n8n to store an emitted state (PollLease.awaitsSave)', () => {

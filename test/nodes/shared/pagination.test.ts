@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { apiRequests, idsOf, jsonOf, queryPairs, queryValues, run } from '../personnelData/helpers';
 import { startTestBed, useTestBed } from '../setup';
 
@@ -61,8 +63,10 @@ describe('Pagination: Return All and Limit over the API\'s cursor', () => {
 
 describe('Pagination: a cursor that does not advance', () => {
 	type Page = { end_cursor: string | null; has_next_page: boolean };
+	/** One cursor: an order of the user's (ranges are for no order or Inserted At, see returnAllRanges.test.ts). */
+	const ONE_CURSOR: INodeParameters = { orderBy: 'id', orderDirection: 'asc' };
 	/** Runs a Return All against a tiny server whose n-th answer (from 1) has `pageFor(n)` as pagination. */
-	async function returnAllAgainst(pageFor: (request: number) => Page) {
+	async function returnAllAgainst(pageFor: (request: number) => Page, options: INodeParameters = ONE_CURSOR) {
 		let requests = 0;
 		const server = createServer((req, res) => {
 			requests++;
@@ -79,7 +83,7 @@ describe('Pagination: a cursor that does not advance', () => {
 				authMode: 'legacyToken',
 				legacyToken: 'legacy-token',
 			});
-			const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: true } });
+			const result = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: true, options } });
 			return { result, requests };
 		} finally {
 			await bed.simulator.close();
@@ -103,5 +107,11 @@ describe('Pagination: a cursor that does not advance', () => {
 		const { result, requests } = await returnAllAgainst((n) => ({ end_cursor: n % 2 === 1 ? 'A' : 'B', has_next_page: true }));
 		expect(result.error?.message).toContain('the API sent cursor "A" again after 3 requests');
 		expect(requests).toBe(3);
+	});
+
+	it('at the defaults (no order: read in ranges first) the same error, after at most the ranged attempt\'s 2 requests more', async () => {
+		const { result, requests } = await returnAllAgainst(() => ({ end_cursor: 'STUCK', has_next_page: true }), {});
+		expect(result.error?.message).toBe('GET /v1/org/employees: the API sent cursor "STUCK" again after 2 requests (pages in a loop); stopped instead of asking for the same pages again');
+		expect(requests).toBeLessThanOrEqual(4);
 	});
 });

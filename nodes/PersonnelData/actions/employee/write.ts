@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { QUERY, WRITE_ENVELOPE } from '../../../shared/apiChoices';
 import type { ParameterBuilderHint } from '../../../shared/descriptions/builderHint';
 import { withArticle } from '../../../shared/descriptions/labels';
+import { idKey, sameId } from '../../../shared/ids';
 import type { ResourceDefinition } from '../../../shared/registry';
 
 import { locatorValue } from '../../../shared/listQuery/parse';
@@ -70,7 +71,7 @@ async function readHistories(
 		itemIndex,
 	});
 	const records = Array.isArray(page.data) ? (page.data as IDataObject[]) : [];
-	const record = records.find((candidate) => candidate !== null && typeof candidate === 'object' && candidate.id === id);
+	const record = records.find((candidate) => candidate !== null && typeof candidate === 'object' && sameId(candidate.id, id));
 	if (!record) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -135,7 +136,7 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 				return [(response.data as IDataObject | undefined) ?? response];
 			};
 			// Version 1 offers no Concurrency; should a saved workflow carry one, one record's writes stay in order.
-			return id === undefined ? send : Object.assign(send, { recordKey: id.toLowerCase() });
+			return id === undefined ? send : Object.assign(send, { recordKey: idKey(id) });
 		},
 	};
 }

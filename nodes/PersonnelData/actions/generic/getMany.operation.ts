@@ -5,7 +5,7 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { readListQuery } from '../../../shared/listQuery/parse';
 import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords, maxRequestsOption, readMaxRequests } from '../../../shared/pagination';
-import { collectInRanges, rangePlan } from '../../../shared/rangedWalk';
+import { collectInRanges, RANGES_IN_FLIGHT, rangeField, rangePlan } from '../../../shared/rangedWalk';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
@@ -13,13 +13,22 @@ import { checkWholeNumber } from '../../../shared/validation';
 import { parseJsonObject } from '../json';
 import type { Operation } from '../types';
 
-const paginationProperties: INodeProperties[] = [
+/** The order Return All gives records in when no Order By is set (see rangedWalk.ts); the field's hint and the generated reference say it. */
+export function unorderedReturnAll(resource: ResourceDefinition): string {
+	const field = rangeField(resource);
+	return field === undefined
+		? 'in the API\'s own order, one page after another'
+		: `oldest first by ${field}, read in up to ${RANGES_IN_FLIGHT} ranges at once (in the API's own order if it refuses that)`;
+}
+
+const paginationProperties = (resource: ResourceDefinition): INodeProperties[] => [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
+		hint: `Without Options › Order By: ${unorderedReturnAll(resource)}`,
 	},
 	{
 		displayName: 'Limit',
@@ -59,7 +68,7 @@ export const getMany: Operation<'getMany'> = {
 	description: (resource) =>
 		`List ${resource.pluralName.toLowerCase()} (filters, order, Limit or Return All): one item per record, the API's JSON fields`,
 	properties: (resource) => [
-		...paginationProperties,
+		...paginationProperties(resource),
 		...conditionProperty(resource),
 		...filtersProperty(resource),
 		...simplifyProperty(resource),

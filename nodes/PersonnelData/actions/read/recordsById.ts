@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
+import { idKey } from '../../../shared/ids';
 import type { ResourceDefinition } from '../../../shared/registry';
 import { credentialsOfRun } from '../../../shared/transport/runCredentials';
 import { mapConcurrently } from '../concurrency';
@@ -53,7 +54,7 @@ export class RecordsById {
 	async recordOf(id: string): Promise<IDataObject | undefined> {
 		// Whatever goes wrong in the batch, the items read one by one and meet the error themselves.
 		this.loading ??= this.load().catch(() => new Map<string, IDataObject>());
-		const key = id.toLowerCase();
+		const key = idKey(id);
 		const record = (await this.loading).get(key);
 		if (record === undefined) return undefined;
 		if (!this.served.has(key)) {
@@ -93,7 +94,7 @@ export class RecordsById {
 			if (result?.status !== 'fulfilled' || result.value === undefined) continue;
 			for (const [id, records] of result.value) {
 				// An id names one record; more than one is an answer to trust for none of them.
-				if (records.length === 1) byId.set(id.toLowerCase(), records[0]);
+				if (records.length === 1) byId.set(idKey(id), records[0]);
 			}
 		}
 		return byId;

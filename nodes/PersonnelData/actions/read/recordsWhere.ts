@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZE_MAX, QUERY } from '../../../shared/apiChoices';
 import { toNodeError } from '../../../shared/errors';
 import { checkFieldName } from '../../../shared/fields/names';
+import { idKey } from '../../../shared/ids';
 import { collectRecords } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiContext, ApiRequest } from '../../../shared/transport';
@@ -49,9 +50,9 @@ export interface RecordsWhere {
 	concurrency?: number;
 }
 
-/** How the reader compares values: UUIDs in any case are the same record (the server lower-cases them). */
+/** How the reader compares values: UUIDs in any case are the same record (see shared/ids.ts). */
 export function keyOf(resource: ResourceDefinition, field: string, value: unknown): string | undefined {
-	if (typeof value === 'string') return resource.fields[field]?.type === 'uuid' ? value.toLowerCase() : value;
+	if (typeof value === 'string') return resource.fields[field]?.type === 'uuid' ? idKey(value) : value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	return undefined;
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { rangeTiming } from '../../../../nodes/shared/rangedWalk';
 import { useTestBed } from '../../setup';
-import { apiRequests, idsOf, jsonOf, run } from '../helpers';
+import { apiRequests, idsOf, jsonOf, queryValues, run } from '../helpers';
 
 /**
  * Return All ordered by Inserted At reads several inserted_at ranges at once, and must give what one
@@ -66,7 +66,11 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 		expect(rangeRequests(apiRequests(bed))).toHaveLength(0);
 	});
 
-	it('a server that adds, changes and hides employees during the read: each employee at most once, the untouched ones all there, in order', async () => {
+	/**
+	 * Reads with `parameters` while the simulator adds, hides and touches employees: each employee
+	 * at most once, every untouched one there, oldest first, read in ranges.
+	 */
+	async function readWhileChanging(parameters: INodeParameters): Promise<void> {
 		sim().setFaults({ latencyMs: 15, applyToProvisioning: false });
 		const before = sim().getRecords('employees').filter((record) => !record.deleted_at);
 		const hidden = new Set(before.filter((_, index) => index % 97 === 5).map((record) => record.id));
@@ -79,7 +83,7 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 			if (step === 3) sim().touchRecords('employees', touched);
 		}, 20);
 		try {
-			const result = await run(bed, ordered('asc'));
+			const result = await run(bed, parameters);
 			expect(result.error).toBeUndefined();
 			const records = jsonOf(result);
 			const ids = idsOf(records);
@@ -93,6 +97,10 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 		} finally {
 			clearInterval(mutating);
 		}
+	}
+
+	it('a server that adds, changes and hides employees during the read: each employee at most once, the untouched ones all there, in order', async () => {
+		await readWhileChanging(ordered('asc'));
 	});
 
 	it('a server that refuses the range filter (400): read again with one cursor, the same answer', async () => {
@@ -114,5 +122,58 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 			expect(result.error?.message).toBeUndefined();
 			expect(rangeRequests(apiRequests(bed)).filter((entry) => (entry.query as IDataObject)?.filters !== undefined && !String(entry.rawQuery).includes('%5Bop%5D=gte&filters%5Binserted_at%5D%5Bvalue%5D=2000'))).toHaveLength(0);
 		}
+	});
+
+	describe('without an order (the default): the node chooses inserted_at', () => {
+		const atDefaults: INodeParameters = { resource: 'employee', operation: 'getMany', returnAll: true, simplify: false };
+		const unorderedCursor: INodeParameters = { ...atDefaults, returnAll: false, limit: 1_000_000 };
+		const sortedIds = (records: IDataObject[]) => idsOf(records).sort();
+		const oldestFirst = (records: IDataObject[]) => {
+			const times = records.map((record) => Date.parse(String(record.inserted_at)));
+			return times.every((time, index) => index === 0 || times[index - 1] <= time);
+		};
+
+		it('the same employees as one cursor, each once, oldest first, read in ranges in flight together', async () => {
+			const reference = jsonOf(await run(bed, unorderedCursor));
+			const referenceRequests = apiRequests(bed).length;
+			const ranged = await run(bed, atDefaults);
+			expect(ranged.error).toBeUndefined();
+			const records = jsonOf(ranged);
+			expect(sortedIds(records)).toEqual(sortedIds(reference));
+			expect(new Set(idsOf(records)).size).toBe(records.length);
+			expect(oldestFirst(records)).toBe(true);
+			const sent = apiRequests(bed);
+			expect(rangeRequests(sent).length).toBeGreaterThan(0);
+			expect(sent.every((entry) => queryValues(entry.rawQuery, 'order[field]').join() === 'inserted_at')).toBe(true);
+			expect(sent.length).toBeLessThanOrEqual(referenceRequests + 1 + 3);
+		});
+
+		it('a Limit without an order sends no order: the API\'s own order, one cursor', async () => {
+			await run(bed, { ...atDefaults, returnAll: false, limit: 250 });
+			const sent = apiRequests(bed);
+			expect(sent.length).toBeGreaterThan(0);
+			expect(sent.flatMap((entry) => queryValues(entry.rawQuery, 'order[field]'))).toEqual([]);
+			expect(rangeRequests(sent)).toEqual([]);
+		});
+
+		it('while the simulator adds, changes and hides employees: each at most once, the untouched ones all there, oldest first', async () => {
+			await readWhileChanging(atDefaults);
+		});
+
+		it('a server that refuses the order or the range filter (400): one cursor without an order, as asked', async () => {
+			const reference = jsonOf(await run(bed, unorderedCursor));
+			sim().queueFault({ pathPrefix: '/v1/org/employees', method: 'GET', status: 400, count: 1, queryIncludes: 'filters%5Binserted_at%5D' });
+			const result = await run(bed, atDefaults);
+			expect(result.error).toBeUndefined();
+			expect(idsOf(jsonOf(result))).toEqual(idsOf(reference));
+			const last = apiRequests(bed).at(-1);
+			expect(queryValues(last?.rawQuery ?? '', 'order[field]')).toEqual([]);
+		});
+
+		it('Max Requests bounds the ranged read as it bounds one cursor', async () => {
+			const result = await run(bed, { ...atDefaults, options: { maxRequests: 4 } });
+			expect(result.error?.message).toMatch(/Max Requests is 4/);
+			expect(apiRequests(bed).length).toBeLessThanOrEqual(4);
+		});
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from '../../../../shared/errors';
+import { idKey, sameId } from '../../../../shared/ids';
 import { locatorValue } from '../../../../shared/listQuery/parse';
 import type { ResourceDefinition } from '../../../../shared/registry';
 import type { ApiRequest } from '../../../../shared/transport';
@@ -62,7 +63,7 @@ function prepareReplace(context: IExecuteFunctions, resource: ResourceDefinition
 	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
 	const { body } = checkedWrite(resource, input, 'replace');
 	const request: ApiRequest = { method: 'PUT', path: recordPath(resource.paths.replace as string, id), body, subject: `${resource.displayName} ${id}`, itemIndex: run.itemIndex };
-	return forRecord(id.toLowerCase(), async () => [withOutcome(await send(context, request), 'updated')]);
+	return forRecord(idKey(id), async () => [withOutcome(await send(context, request), 'updated')]);
 }
 
 /**
@@ -72,7 +73,7 @@ function prepareReplace(context: IExecuteFunctions, resource: ResourceDefinition
  */
 async function readMissing(context: IExecuteFunctions, resource: ResourceDefinition, id: string, itemIndex: number): Promise<IDataObject> {
 	const record = await send(context, { method: 'GET', path: recordPath(resource.paths.get as string, id), subject: `${resource.displayName} ${id}`, itemIndex });
-	if (String(record.id).toLowerCase() !== id.toLowerCase()) {
+	if (!sameId(record.id, id)) {
 		throw new NodeOperationError(context.getNode(), `GET ${resource.displayName} ${id}: the API sent another record (${String(record.id)}); nothing was changed`, { itemIndex });
 	}
 	return record;
