@@ -32,7 +32,7 @@ async function measure(shape: 'spread' | 'oneTimestamp', latencyMs: number): Pro
 	try {
 		const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
 		const { jti, refreshToken } = simulator.credentials.admin;
-		runtime.setCredentials('personnelDataApi', { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
+		runtime.setCredentials('personnelDataApi', { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
 		const poll = () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters: PARAMETERS, timeoutMs: TIMEOUT_MS, durableCursors: true });
 		await poll(); // activation
 		if (shape === 'oneTimestamp') simulator.sim.freezeClock();

@@ -60,7 +60,7 @@ describe(`the README's shell install on ${key}`, () => {
 			{
 				...CRED,
 				type: 'personnelDataApi',
-				data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
+				data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
 			},
 		]);
 		await importWorkflow(folder, workflow);

@@ -78,7 +78,7 @@ function credentialFile(ref: CredentialRef, sim: RunningSimulator, role: 'admin'
 	return {
 		...ref,
 		type: 'personnelDataApi',
-		data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti, refreshToken },
+		data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti, refreshToken },
 	};
 }
 
