@@ -22,8 +22,9 @@ import { prepareDemoData, prepareImportFile, reportTime } from './demoData';
 import { elapsed, say, timeZone, todayIn, warn } from './log';
 import { runOnce } from './once';
 import { ensureBuilt, ensureN8n } from './prepare';
+import { demoNeeds, machineFacts, missingPrerequisites } from './prerequisites';
 import { startSimulatorProcess, DEMO_EMPLOYEES, type SimulatorProcess } from './simulatorProcess';
-import { bindWorkflows, CREDENTIAL_NAME, demoCredential, IDS, loadWorkflows } from './workflows';
+import { bindWorkflows, CREDENTIAL_NAME, demoCredential, IDS, IMPORT_FORM, loadWorkflows } from './workflows';
 
 /** How often the interactive demo reports new time, for the active trigger to find. */
 const REPORT_EVERY_MS = 30_000;
@@ -73,14 +74,16 @@ function onSignal(code: number): void {
 	);
 }
 
-function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
+function printWelcome(server: N8nServer, sim: SimulatorProcess, importFile: string): void {
 	const lines = [
 		'',
 		'──────────────────────────────────────────────────────────────────────────────',
 		` n8n with the Personnel Data nodes:  ${server.baseUrl}`,
 		` Log in as:                         ${OWNER.email}  /  ${OWNER.password}`,
 		` Personnel Data API simulator:      ${sim.baseUrl}  (${DEMO_EMPLOYEES} employees)`,
-		` Credential:                        "${CREDENTIAL_NAME}" (custom base URL, refresh token)`,
+		` Credential:                        "${CREDENTIAL_NAME}" (the simulator's base URL, refresh token)`,
+		` Import form (example 8):           ${server.baseUrl}/form/${IMPORT_FORM.path}`,
+		` CSV to upload there:               ${importFile}`,
 		'',
 		' What to click:',
 		'  • Overview → "List employees changed since yesterday" → Execute workflow; click the',
@@ -93,8 +96,8 @@ function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
 		'  • "Employees that pass a condition", "Create or update a system time type": the same.',
 		'  • "Notify when an employee\'s manager changes": activate it, then give an employee a new',
 		'    manager (Personnel Data → Employee → Update); the next poll sends it, previous manager included.',
-		'  • "Import employees from a file": reads a CSV (path in "Read employees file") and creates',
-		'    or updates each employee by employee number; run it twice: the second run writes nothing.',
+		'  • "Import employees from a file" is active: open its form (below), upload the CSV the demo',
+		'    wrote; each employee is created or updated by employee number; upload it again: nothing written.',
 		'  • Add your own: search the node panel for "Personnel Data".',
 		'',
 		' Ctrl-C stops n8n and the simulator.',
@@ -109,6 +112,11 @@ async function main(): Promise<number> {
 	process.on('SIGINT', () => onSignal(args.once ? 130 : 0));
 	process.on('SIGTERM', () => onSignal(args.once ? 143 : 0));
 
+	const missing = missingPrerequisites(machineFacts(), demoNeeds(args.n8nKey));
+	if (missing.length > 0) {
+		warn(`the demo cannot run on this machine yet; missing:\n${missing.map((line) => `  • ${line}`).join('\n')}`);
+		return 2;
+	}
 	await ensureBuilt();
 	await ensureN8n(args.n8nKey);
 
@@ -139,6 +147,7 @@ async function main(): Promise<number> {
 	}
 
 	await server.activateWorkflow(IDS.timeReports);
+	await server.activateWorkflow(IDS.importFile);
 	running.timer = setInterval(() => {
 		const count = 1 + Math.floor(Math.random() * 2);
 		reportTime(sim.client, count).then(
@@ -146,7 +155,7 @@ async function main(): Promise<number> {
 			(error: unknown) => warn(`simulator: could not add time reports: ${String(error)}`),
 		);
 	}, REPORT_EVERY_MS);
-	printWelcome(server, sim);
+	printWelcome(server, sim, targets.importFile);
 	await new Promise<never>(() => undefined);
 	return 0;
 }
