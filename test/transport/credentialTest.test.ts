@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 import { expectNoSecrets } from '../helpers/secrets';
 import { useTestBed } from '../nodes/setup';
@@ -131,5 +133,18 @@ describe('credential Test: what failed', () => {
 			setCredential({ environment: 'custom' });
 			expect(await bed.runtime.testCredential(CREDENTIAL)).toEqual({ status: 'OK', message: 'Connection successful!' });
 		});
+	});
+});
+
+describe('no address of its own', () => {
+	const ROOT = join(__dirname, '../..');
+	const sources = (dir: string): string[] =>
+		readdirSync(join(ROOT, dir)).flatMap((name) => (statSync(join(ROOT, dir, name)).isDirectory() ? sources(`${dir}/${name}`) : name.endsWith('.ts') ? [`${dir}/${name}`] : []));
+
+	it('the product names no API host: only the placeholder (never contacted), docs links and n8n\'s docs', () => {
+		const hosts = ['credentials', 'nodes']
+			.flatMap(sources)
+			.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/https?:\/\/([a-z0-9.-]+)/gi)].map((match) => match[1]));
+		expect(new Set(hosts)).toEqual(new Set(['personnel-api.your-company.com', 'github.com', 'docs.n8n.io']));
 	});
 });
