@@ -19,6 +19,9 @@ interface Example {
 
 class CheckFailed extends Error {}
 
+/** How long the demo waits for an activated workflow's form to be served. */
+const FORM_READY_MS = 30_000;
+
 /** The newest n8n polls at most once a minute: the first poll after a change can take that long. */
 const NEXT_POLL_WAIT_MS = 150_000;
 
@@ -36,8 +39,14 @@ async function submitImportForm(server: N8nServer, file: string): Promise<Execut
 	const before = (await server.listExecutions(IDS.importFile)).length;
 	const form = new FormData();
 	form.append(IMPORT_FORM.fileField, new Blob([readFileSync(file)], { type: 'text/csv' }), path.basename(file));
-	const response = await fetch(`${server.baseUrl}/form/${IMPORT_FORM.path}`, { method: 'POST', body: form });
-	check(response.ok, `the form answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+	// n8n registers an activated workflow's form a moment after the activation request returns.
+	const until = Date.now() + FORM_READY_MS;
+	let response = await fetch(`${server.baseUrl}/form/${IMPORT_FORM.path}`, { method: 'POST', body: form });
+	while (response.status === 404 && Date.now() < until) {
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		response = await fetch(`${server.baseUrl}/form/${IMPORT_FORM.path}`, { method: 'POST', body: form });
+	}
+	check(response.ok, `the form answered ${response.status}: ${(await response.text()).replace(/\s+/g, ' ').slice(0, 300)}`);
 	const done = await server.waitForExecutions(IDS.importFile, before + 1, 120_000);
 	const newest = done.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
 	return succeeded(await server.getExecution(String(newest.id)));
