@@ -1,7 +1,4 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-
 import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../scripts/n8n/driver';
 import { EMPLOYEES_PATH, importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../scripts/n8n/workflows/employeeImport';
 import type { SimRecord } from '../scripts/simulator/types';
@@ -9,7 +6,7 @@ import { changeManagerAndPhone, DEMO_IMPORT_PLAN, prepareImportFile, RECENTLY_CH
 import { history, table, type Row } from './format';
 import { elapsed, timeZone, todayIn } from './log';
 import type { SimulatorProcess } from './simulatorProcess';
-import { IDS, IMPORT_FORM, IMPORT_NODES, type DemoTargets } from './workflows';
+import { IDS, IMPORT_NODES, type DemoTargets } from './workflows';
 
 interface Example {
 	title: string;
@@ -18,9 +15,6 @@ interface Example {
 }
 
 class CheckFailed extends Error {}
-
-/** How long the demo waits for an activated workflow's form to be served. */
-const FORM_READY_MS = 30_000;
 
 /** The newest n8n polls at most once a minute: the first poll after a change can take that long. */
 const NEXT_POLL_WAIT_MS = 150_000;
@@ -31,29 +25,7 @@ function check(condition: unknown, message: string): asserts condition {
 
 async function runFrom(server: N8nServer, workflowId: string, triggerName: string): Promise<ExecutionDetails> {
 	const executionId = await server.runFromTrigger(workflowId, triggerName);
-	return succeeded(await server.waitForExecution(executionId, 120_000));
-}
-
-/** Uploads the CSV through example 8's form, as a user does in the browser; returns the execution it started. */
-async function submitImportForm(server: N8nServer, file: string): Promise<ExecutionDetails> {
-	const before = (await server.listExecutions(IDS.importFile)).length;
-	const form = new FormData();
-	form.append(IMPORT_FORM.fileField, new Blob([readFileSync(file)], { type: 'text/csv' }), path.basename(file));
-	// n8n registers an activated workflow's form a moment after the activation request returns.
-	const until = Date.now() + FORM_READY_MS;
-	let response = await fetch(`${server.baseUrl}/form/${IMPORT_FORM.path}`, { method: 'POST', body: form });
-	while (response.status === 404 && Date.now() < until) {
-		await new Promise((resolve) => setTimeout(resolve, 500));
-		response = await fetch(`${server.baseUrl}/form/${IMPORT_FORM.path}`, { method: 'POST', body: form });
-	}
-	check(response.ok, `the form answered ${response.status}: ${(await response.text()).replace(/\s+/g, ' ').slice(0, 300)}`);
-	const done = await server.waitForExecutions(IDS.importFile, before + 1, 120_000);
-	const newest = done.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
-	return succeeded(await server.getExecution(String(newest.id)));
-}
-
-function succeeded(execution: ExecutionDetails): ExecutionDetails {
-	const executionId = execution.id;
+	const execution = await server.waitForExecution(executionId, 120_000);
 	if (execution.status !== 'success') {
 		const failed = Object.entries(execution.data.resultData.runData)
 			.map(([name]) => [name, nodeError(execution.data.resultData, name)] as const)
@@ -255,9 +227,8 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				const { existing, changed, fresh } = DEMO_IMPORT_PLAN;
 				const expected = { created: fresh, updated: changed, unchanged: existing - changed };
 
-				await server.activateWorkflow(IDS.importFile);
 				await sim.client.clearRequests();
-				const first = await submitImportForm(server, targets.importFile);
+				const first = await runFrom(server, IDS.importFile, 'Start');
 				const firstRows = items(first, IMPORT_NODES.upsert);
 				const firstRequests = importRequests(await sim.client.requests(), 'employee_number');
 				check(sameCounts(outcomeCounts(firstRows), expected), `first run: ${JSON.stringify(outcomeCounts(firstRows))}, expected ${JSON.stringify(expected)}`);
@@ -276,7 +247,7 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				check(lost.length === 0, `${retitledNumber}: ${lost.length} earlier title(s) were lost`);
 
 				await sim.client.clearRequests();
-				const second = await submitImportForm(server, targets.importFile);
+				const second = await runFrom(server, IDS.importFile, 'Start');
 				const secondRows = items(second, IMPORT_NODES.upsert);
 				const secondRequests = importRequests(await sim.client.requests(), 'employee_number');
 				const writes = secondRequests.creates.length + secondRequests.patches.length + secondRequests.replaces.length;

@@ -24,7 +24,7 @@ import { runOnce } from './once';
 import { ensureBuilt, ensureN8n } from './prepare';
 import { demoNeeds, machineFacts, missingPrerequisites } from './prerequisites';
 import { startSimulatorProcess, DEMO_EMPLOYEES, type SimulatorProcess } from './simulatorProcess';
-import { bindWorkflows, CREDENTIAL_NAME, demoCredential, IDS, IMPORT_FORM, loadWorkflows } from './workflows';
+import { bindWorkflows, CREDENTIAL_NAME, demoCredential, IDS, loadWorkflows } from './workflows';
 
 /** How often the interactive demo reports new time, for the active trigger to find. */
 const REPORT_EVERY_MS = 30_000;
@@ -74,16 +74,14 @@ function onSignal(code: number): void {
 	);
 }
 
-function printWelcome(server: N8nServer, sim: SimulatorProcess, importFile: string): void {
+function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
 	const lines = [
 		'',
 		'──────────────────────────────────────────────────────────────────────────────',
 		` n8n with the Personnel Data nodes:  ${server.baseUrl}`,
 		` Log in as:                         ${OWNER.email}  /  ${OWNER.password}`,
 		` Personnel Data API simulator:      ${sim.baseUrl}  (${DEMO_EMPLOYEES} employees)`,
-		` Credential:                        "${CREDENTIAL_NAME}" (the simulator's base URL, refresh token)`,
-		` Import form (example 8):           ${server.baseUrl}/form/${IMPORT_FORM.path}`,
-		` CSV to upload there:               ${importFile}`,
+		` Credential:                        "${CREDENTIAL_NAME}" (custom base URL, refresh token)`,
 		'',
 		' What to click:',
 		'  • Overview → "List employees changed since yesterday" → Execute workflow; click the',
@@ -96,8 +94,8 @@ function printWelcome(server: N8nServer, sim: SimulatorProcess, importFile: stri
 		'  • "Employees that pass a condition", "Create or update a system time type": the same.',
 		'  • "Notify when an employee\'s manager changes": activate it, then give an employee a new',
 		'    manager (Personnel Data → Employee → Update); the next poll sends it, previous manager included.',
-		'  • "Import employees from a file" is active: open its form (below), upload the CSV the demo',
-		'    wrote; each employee is created or updated by employee number; upload it again: nothing written.',
+		'  • "Import employees from a file": reads a CSV (path in "Read employees file") and creates',
+		'    or updates each employee by employee number; run it twice: the second run writes nothing.',
 		'  • Add your own: search the node panel for "Personnel Data".',
 		'',
 		' Ctrl-C stops n8n and the simulator.',
@@ -147,7 +145,6 @@ async function main(): Promise<number> {
 	}
 
 	await server.activateWorkflow(IDS.timeReports);
-	await server.activateWorkflow(IDS.importFile);
 	running.timer = setInterval(() => {
 		const count = 1 + Math.floor(Math.random() * 2);
 		reportTime(sim.client, count).then(
@@ -155,7 +152,7 @@ async function main(): Promise<number> {
 			(error: unknown) => warn(`simulator: could not add time reports: ${String(error)}`),
 		);
 	}, REPORT_EVERY_MS);
-	printWelcome(server, sim, targets.importFile);
+	printWelcome(server, sim);
 	await new Promise<never>(() => undefined);
 	return 0;
 }

@@ -22,13 +22,7 @@ export const IDS = {
 } as const;
 
 /** Node names of example 8 (demo/workflows/8-import-employees-from-a-file.json). */
-export const IMPORT_NODES = { form: 'Upload employees file', upsert: 'Create or update employees' } as const;
-
-/**
- * Example 8 starts from an n8n Form with one file field: the form's address (`/form/<path>` once
- * the workflow is active) and the multipart name n8n gives its first field.
- */
-export const IMPORT_FORM = { path: 'personnel-data-import-employees', fileField: 'field-0' } as const;
+export const IMPORT_NODES = { read: 'Read employees file', upsert: 'Create or update employees' } as const;
 
 /** Records the workflows point at, taken from the running simulator. */
 export interface DemoTargets {
@@ -37,7 +31,7 @@ export interface DemoTargets {
 	conditionId: string;
 	conditionName: string;
 	integrationId: string;
-	/** The CSV file the demo uploads to example 8's form. */
+	/** The CSV file example 8 reads (in the folder n8n may read files from). */
 	importFile: string;
 }
 
@@ -93,5 +87,6 @@ export function bindWorkflows(workflows: readonly WorkflowFile[], targets: DemoT
 		targets.conditionName,
 	);
 	findNode(findWorkflow(copies, IDS.timeType), 'Upsert time type').parameters.systemIntegrationId = targets.integrationId;
+	findNode(findWorkflow(copies, IDS.importFile), IMPORT_NODES.read).parameters.fileSelector = targets.importFile;
 	return copies;
 }
