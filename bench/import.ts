@@ -159,7 +159,7 @@ export async function runImportSection(
 		log(`import: n8n ${install.n8nVersion}, a CSV of ${ISSUE_21_PLAN.existing + ISSUE_21_PLAN.fresh} employees, Create or Update against HTTP Request nodes, ${plan.reps} repetition(s) after a warm-up`);
 		const token = await control.issueToken('admin');
 		await importCredentials(folder, [
-			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
+			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
 		]);
 		await importWorkflow(folder, [
 			buildImportWorkflow(WORKFLOW_IDS.node, `Bench: ${IMPORT_VARIANTS.node}`, PD_CREDENTIAL, file),

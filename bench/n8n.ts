@@ -285,7 +285,7 @@ export async function runN8nSection(
 		// A token for the HTTP Request workflows, issued as the API would issue one to this user.
 		const token = await control.issueToken('admin');
 		await importCredentials(folder, [
-			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
+			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
 			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${token}` } },
 		]);
 		const ids = (await control.getRecords('employees')).slice(0, GET_BY_ID_ITEMS).map((record) => String(record.id));

@@ -45,7 +45,7 @@ async function measure({ shape, changes, latencyMs, maxChangesPerPoll }: Case): 
 	try {
 		const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
 		const { jti, refreshToken } = simulator.credentials.admin;
-		runtime.setCredentials('personnelDataApi', { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
+		runtime.setCredentials('personnelDataApi', { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
 		const parameters = { ...PARAMETERS, options: maxChangesPerPoll === undefined ? {} : { maxChangesPerPoll } };
 		const poll = () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters, timeoutMs: TIMEOUT_MS, durableCursors: true });
 		await poll(); // activation

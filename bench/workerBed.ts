@@ -44,7 +44,7 @@ export async function openBed(source: SimulatorSource): Promise<Bed> {
 		nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()],
 		credentialTypes: [new PersonnelDataApi()],
 	});
-	runtime.setCredentials(CREDENTIAL, { environment: 'custom', baseUrl, authMode: 'refreshToken', jti, refreshToken });
+	runtime.setCredentials(CREDENTIAL, { baseUrl, authMode: 'refreshToken', jti, refreshToken });
 	return { baseUrl, client: new SimulatorClient(baseUrl), runtime, inProcess };
 }
 

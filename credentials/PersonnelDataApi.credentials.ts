@@ -8,8 +8,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST_PATH, HTTP } from '../nodes/shared/apiChoices';
-import { BASE_URL_EXPRESSION, baseUrlOf } from '../nodes/shared/transport/baseUrl';
+import { BASE_URL_PLACEHOLDER, CREDENTIAL_TEST_PATH, HTTP } from '../nodes/shared/apiChoices';
+import { BASE_URL_EXPRESSION, BASE_URL_WHERE, baseUrlOf } from '../nodes/shared/transport/baseUrl';
+import { CREDENTIAL_TEST_RULES } from '../nodes/shared/transport/credentialTest';
 import { jwtExpiry, provisionAccessToken } from '../nodes/shared/transport/provisioning';
 import { storedSecretsOf } from '../nodes/shared/transport/redact';
 
@@ -28,25 +29,13 @@ export class PersonnelDataApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'Environment',
-			name: 'environment',
-			type: 'options',
-			options: [
-				{ name: 'Production', value: 'production' },
-				{ name: 'Staging', value: 'staging' },
-				{ name: 'Custom Base URL', value: 'custom', description: 'A sandbox or another deployment' },
-			],
-			default: 'production',
-		},
-		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
 			default: '',
-			placeholder: 'https://sandbox.personnel-data.example',
-			description: 'Address of the API: http:// or https://, without a query or a fragment',
+			placeholder: BASE_URL_PLACEHOLDER,
+			description: `Required: ${BASE_URL_WHERE}. An http:// or https:// address without a query or a fragment.`,
 			required: true,
-			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{
 			displayName: 'Authentication',
@@ -108,6 +97,14 @@ export class PersonnelDataApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 		},
+		// Before 0.2 the form offered Production and Staging, invented addresses that never connected.
+		// Kept, never shown, so that such a saved credential is named in its error (baseUrl.ts).
+		{
+			displayName: 'Environment (Before 0.2)',
+			name: 'environment',
+			type: 'hidden',
+			default: '',
+		},
 		// Filled by preAuthentication; n8n empties it and provisions again after a 401.
 		{
 			displayName: 'Access Token',
@@ -125,7 +122,7 @@ export class PersonnelDataApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		// Checked in both modes: a bad custom Base URL is named here, before any request.
+		// Checked in both modes: a missing or bad Base URL is named here, before any request.
 		const baseUrl = baseUrlOf(credentials);
 		if (credentials.authMode === 'legacyToken') {
 			const legacyToken = String(credentials.legacyToken ?? '');
@@ -152,9 +149,12 @@ export class PersonnelDataApi implements ICredentialType {
 
 	/**
 	 * Run by n8n's own request machinery, so only its idle timeout applies to the listing itself;
-	 * the token requests before it (preAuthentication) have the transport's total deadline.
+	 * the token requests before it (preAuthentication) have the transport's total deadline, and
+	 * their errors say whether the JTI and refresh token or the address is wrong. The rules say
+	 * what a refused listing means (credentialTest.ts).
 	 */
 	test: ICredentialTestRequest = {
-		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH, timeout: HTTP.deadlineMs },
+		request: { baseURL: BASE_URL_EXPRESSION, url: CREDENTIAL_TEST_PATH, timeout: HTTP.deadlineMs, ignoreHttpStatusErrors: true },
+		rules: CREDENTIAL_TEST_RULES,
 	};
 }

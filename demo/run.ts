@@ -22,6 +22,7 @@ import { prepareDemoData, prepareImportFile, reportTime } from './demoData';
 import { elapsed, say, timeZone, todayIn, warn } from './log';
 import { runOnce } from './once';
 import { ensureBuilt, ensureN8n } from './prepare';
+import { demoNeeds, machineFacts, missingPrerequisites } from './prerequisites';
 import { startSimulatorProcess, DEMO_EMPLOYEES, type SimulatorProcess } from './simulatorProcess';
 import { bindWorkflows, CREDENTIAL_NAME, demoCredential, IDS, loadWorkflows } from './workflows';
 
@@ -109,6 +110,11 @@ async function main(): Promise<number> {
 	process.on('SIGINT', () => onSignal(args.once ? 130 : 0));
 	process.on('SIGTERM', () => onSignal(args.once ? 143 : 0));
 
+	const missing = missingPrerequisites(machineFacts(), demoNeeds(args.n8nKey));
+	if (missing.length > 0) {
+		warn(`the demo cannot run on this machine yet; missing:\n${missing.map((line) => `  • ${line}`).join('\n')}`);
+		return 2;
+	}
 	await ensureBuilt();
 	await ensureN8n(args.n8nKey);
 

@@ -55,7 +55,7 @@ export function demoCredential(sim: SimulatorProcess): CredentialFile {
 		id: CREDENTIAL_ID,
 		name: CREDENTIAL_NAME,
 		type: 'personnelDataApi',
-		data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
+		data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
 	};
 }
 

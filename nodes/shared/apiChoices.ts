@@ -4,10 +4,15 @@
  * change a choice here and nowhere else.
  */
 
-export const BASE_URLS = {
-	production: 'https://api.personnel-data.example',
-	staging: 'https://api.staging.personnel-data.example',
-} as const;
+/**
+ * The spec gives no address (only `{base_url}` and `{staging_base_url}`), so the credential asks the
+ * user for it and the package knows none. Credentials saved before 0.2 may still hold one of these
+ * Environment choices, which pointed at invented addresses: they are refused naming Base URL.
+ */
+export const RETIRED_ENVIRONMENTS: Readonly<Record<string, string>> = { production: 'Production', staging: 'Staging' };
+
+/** Shown in the credential's Base URL field and quoted by its errors: clearly not a real address. */
+export const BASE_URL_PLACEHOLDER = 'https://personnel-api.your-company.com';
 
 export const PROVISIONING = {
 	beginPath: '/provisioning/refresh-token/begin',

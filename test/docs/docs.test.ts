@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { readBlock } from '../../scripts/docs/generatedBlock';
 import { anchorsOf, brokenLinks, slugOf } from '../../scripts/docs/links';
 import { REFERENCE_BLOCK, REFERENCE_PAGE, renderReference } from '../../scripts/docs/reference';
+import { renderTriggerEvents, TRIGGER_EVENTS_BLOCK, TRIGGER_PAGE } from '../../scripts/docs/triggerEvents';
+import { PERMISSIONS_BLOCK, PERMISSIONS_PAGE, renderPermissions } from '../../scripts/docs/permissions';
 
 const ROOT = join(__dirname, '../..');
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
@@ -11,6 +13,14 @@ const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => 
 describe('the documentation', () => {
 	it('has a current operations reference (run `npm run docs:reference` when this fails)', () => {
 		expect(readBlock(join(ROOT, REFERENCE_PAGE), REFERENCE_BLOCK)).toBe(renderReference().trim());
+	});
+
+	it('has a current table of the trigger\'s events (run `npm run docs:reference` when this fails)', () => {
+		expect(readBlock(join(ROOT, TRIGGER_PAGE), TRIGGER_EVENTS_BLOCK)).toBe(renderTriggerEvents().trim());
+	});
+
+	it('has a current table of permissions per operation (run `npm run docs:reference` when this fails)', () => {
+		expect(readBlock(join(ROOT, PERMISSIONS_PAGE), PERMISSIONS_BLOCK)).toBe(renderPermissions().trim());
 	});
 
 	it('has no broken relative link in README.md or docs/*.md', () => {

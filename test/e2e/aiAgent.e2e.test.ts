@@ -105,7 +105,7 @@ describe(`AI Agent with the Personnel Data tool (${key})`, () => {
 			{
 				...PD_CRED,
 				type: 'personnelDataApi',
-				data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken },
+				data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken },
 			},
 			{ ...OPENAI_CRED, type: 'openAiApi', data: { apiKey: 'sk-fake-e2e', url: model.baseUrl } },
 		]);

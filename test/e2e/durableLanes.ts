@@ -124,7 +124,7 @@ export async function runLane(spec: LaneSpec): Promise<LaneResult> {
 		folder = await prepareUserFolder(spec.key);
 		const { jti, refreshToken } = simulator.credentials.admin;
 		await importCredentials(folder, [
-			{ ...CREDENTIAL, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+			{ ...CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 		]);
 		await importWorkflow(folder, workflows(startDate));
 		server = await startServer(folder, { env: spec.env });

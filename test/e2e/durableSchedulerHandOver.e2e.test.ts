@@ -84,7 +84,7 @@ describe(`Personnel Data Trigger: n8n stopped at a poll's hand-over (${key})`, (
 				folder = await prepareUserFolder(key);
 				const { jti, refreshToken } = simulator.credentials.admin;
 				await importCredentials(folder, [
-					{ ...CREDENTIAL, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+					{ ...CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 				]);
 				await importWorkflow(folder, [triggerWorkflow(WORKFLOW, 'E2E: hand-over', NODE, CREDENTIAL, { resource: 'employee', event: 'createdOrUpdated', simplify: false }, CRONS)]);
 				server = await startServer(folder, { env: lane.env });

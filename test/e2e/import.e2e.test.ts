@@ -102,7 +102,7 @@ describe(`HR import in ${key}: a CSV of 1,000 employees through Create or Update
 		folder = await prepareUserFolder(key, { env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, GENERIC_TIMEZONE: 'UTC' } });
 		const { jti, refreshToken } = simulator.credentials.admin;
 		await importCredentials(folder, [
-			{ ...ADMIN, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+			{ ...ADMIN, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 		]);
 		await importWorkflow(folder, buildImportWorkflow(WORKFLOW_ID, 'E2E: import employees from a CSV file', ADMIN, file, MATCH_ON));
 		server = await startServer(folder);

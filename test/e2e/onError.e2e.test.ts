@@ -131,7 +131,7 @@ describe(`On Error settings on ${key}`, () => {
 		folder = await prepareUserFolder(key);
 		const { jti, refreshToken } = simulator.credentials.admin;
 		await importCredentials(folder, [
-			{ ...ADMIN, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+			{ ...ADMIN, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 		]);
 		await importWorkflow(folder, [
 			...SETTINGS.flatMap((onError) => [writeWorkflow('server', onError), writeWorkflow('input', onError), getsWorkflow(onError, ids)]),

@@ -83,7 +83,7 @@ describe(`n8n-nodes-personnel-data on ${key}`, () => {
 			{
 				...CRED,
 				type: 'personnelDataApi',
-				data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
+				data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
 			},
 		]);
 		await importWorkflow(folder, [listWorkflow, manualTriggerWf, activeTriggerWf]);

@@ -1,14 +1,15 @@
 /**
- * The README's shell install, as a user runs it (one jest project per n8n version, global N8N_KEY):
- * the packed package is installed with the README's own `npm install n8n-nodes-personnel-data …`
- * line (the tarball in place of the name, every flag kept) in an empty `~/.n8n/nodes` folder
- * (`$N8N_USER_FOLDER/.n8n/nodes`); then n8n starts, loads the package and runs a workflow through it
- * against the simulator. A plain `npm install` of the package fails on Node 20: it also installs the
- * peer n8n-workflow@*, whose latest version needs isolated-vm (Node 24 and a native build).
+ * The README's install routes, as a user runs them (one jest project per n8n version, global N8N_KEY):
+ * - the shell block, run by bash as written in a fresh user folder (HOME = that folder, so
+ *   `~/.n8n/nodes` is its nodes folder), its `curl` of the release tarball served the packed package;
+ * - the Dockerfile, its steps replayed without Docker (no engine here): COPY puts the packed tarball
+ *   where the Dockerfile copies it, RUN runs with /home/node standing for the user folder.
+ * Then n8n starts, loads the package and runs a workflow through it against the simulator.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
+import { readmeInstall } from '../../scripts/docs/readmeInstall';
 import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
 import {
 	assertPackageBuilt,
@@ -23,6 +24,7 @@ import {
 	startServer,
 	type N8nServer,
 	type N8nUserFolder,
+	type ScriptInstall,
 } from '../../scripts/n8n/driver';
 import { actionNode, chainWorkflow, START } from '../../scripts/n8n/driver/workflowBuilders';
 
@@ -31,37 +33,42 @@ const key = N8N_KEY;
 
 assertPackageBuilt();
 
-/** The flags of the README's `npm install n8n-nodes-personnel-data <flags>` line (exactly one such line). */
-function readmeInstallFlags(): string[] {
-	const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const lines = [...readme.matchAll(new RegExp(`^\\s*npm install ${PACKAGE_NAME}(?=\\s|$)(.*)$`, 'gm'))];
-	if (lines.length !== 1) {
-		throw new Error(`README.md must have exactly one "npm install ${PACKAGE_NAME} …" line, found ${lines.length}`);
-	}
-	return lines[0][1].replace(/#.*$/, '').trim().split(/\s+/).filter(Boolean);
+const readme = readmeInstall(ROOT);
+
+/** The Dockerfile's COPY and RUN, for a user folder standing in for /home/node. */
+function dockerfileReplay(): ScriptInstall {
+	const copy = readme.dockerSteps.find((step) => step.instruction === 'COPY');
+	const runs = readme.dockerSteps.filter((step) => step.instruction === 'RUN');
+	if (!copy || runs.length === 0) throw new Error('README.md: the Dockerfile has no COPY or RUN');
+	const [source, target] = copy.args.split(/\s+/).filter((arg) => !arg.startsWith('--'));
+	const inFolder = (text: string) => text.replace(/\/home\/node\//g, '$HOME/').replace(/(^|\s)\/tmp\//g, '$1$HOME/tmp/');
+	return {
+		tarballAt: path.join(target.replace(/^\//, ''), path.basename(source)),
+		script: runs.map((run) => inFolder(run.args)).join('\n'),
+	};
 }
+
+const ROUTES: Array<[string, () => ScriptInstall]> = [
+	['the shell block', () => ({ script: readme.shell, tarballUrl: readme.downloadUrl.replace(/\$version/g, readme.shellVersion) })],
+	['the Dockerfile', dockerfileReplay],
+];
 
 const CRED = { id: 'pdShellCred0001', name: 'Personnel Data (simulator)' };
 const workflow = chainWorkflow('pdShellList0001', 'Shell install: list employees', [
 	actionNode('Employees', CRED, { resource: 'employee', operation: 'getMany', returnAll: false, limit: 3 }),
 ]);
 
-describe(`the README's shell install on ${key}`, () => {
-	const flags = readmeInstallFlags();
+describe.each(ROUTES)(`the README's install, %s, on ${key}`, (_route, scriptOf) => {
 	let sim: RunningSimulator;
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;
 
 	beforeAll(async () => {
 		sim = await startSimulator({ seed: 11 });
-		folder = await prepareUserFolder(key, { install: { npmInstallArgs: flags } });
+		folder = await prepareUserFolder(key, { install: { script: scriptOf() } });
 		const admin = sim.credentials.admin;
 		await importCredentials(folder, [
-			{
-				...CRED,
-				type: 'personnelDataApi',
-				data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken },
-			},
+			{ ...CRED, type: 'personnelDataApi', data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti: admin.jti, refreshToken: admin.refreshToken } },
 		]);
 		await importWorkflow(folder, workflow);
 		server = await startServer(folder);
@@ -73,8 +80,8 @@ describe(`the README's shell install on ${key}`, () => {
 		await sim?.close();
 	});
 
-	test('npm installs the package alone: n8n-workflow is left to n8n', () => {
-		expect(folder.npmInstall?.args).toEqual(['install', expect.stringMatching(/\.tgz$/), ...flags]);
+	test('installs the package alone into ~/.n8n/nodes: n8n-workflow is left to n8n', () => {
+		expect(folder.scriptInstall?.rc).toBe(0);
 		expect(folder.packageDir).toBe(path.join(folder.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME));
 		const installed = readdirSync(path.join(folder.userFolder, '.n8n', 'nodes', 'node_modules')).filter((name) => !name.startsWith('.'));
 		expect(installed).toEqual([PACKAGE_NAME]);
@@ -83,9 +90,7 @@ describe(`the README's shell install on ${key}`, () => {
 	test('n8n loads both nodes and runs a workflow through the package against the simulator', async () => {
 		if (!server) throw new Error('n8n did not start');
 		expect(loadProblems(server.logs())).toEqual([]);
-		expect(await server.nodeTypes()).toEqual(
-			expect.arrayContaining([`${NODE_TYPE_PREFIX}personnelData`, `${NODE_TYPE_PREFIX}personnelDataTrigger`]),
-		);
+		expect(await server.nodeTypes()).toEqual(expect.arrayContaining([`${NODE_TYPE_PREFIX}personnelData`, `${NODE_TYPE_PREFIX}personnelDataTrigger`]));
 
 		const execution = await server.waitForExecution(await server.runFromTrigger(workflow.id, START));
 		expect(execution.status).toBe('success');

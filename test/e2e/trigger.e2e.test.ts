@@ -75,7 +75,7 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 		folder = await prepareUserFolder(key);
 		const { jti, refreshToken } = simulator.credentials.admin;
 		await importCredentials(folder, [
-			{ ...ADMIN, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+			{ ...ADMIN, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 		]);
 		const parameters = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 		await importWorkflow(folder, [

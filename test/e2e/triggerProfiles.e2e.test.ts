@@ -79,7 +79,7 @@ describe.each(Object.entries(PROFILES))(`Personnel Data Trigger in ${key} agains
 		simulator = await startSimulator({ seed: 23, clockStart: new Date().toISOString(), variation });
 		folder = await prepareUserFolder(key);
 		const { jti, refreshToken } = simulator.credentials.admin;
-		await importCredentials(folder, [{ ...credential, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } }]);
+		await importCredentials(folder, [{ ...credential, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } }]);
 		await importWorkflow(folder, [
 			triggerWorkflow(wf.employees, `E2E ${profile}: employees cut by Max Changes`, NODE, credential, { resource: 'employee', event: 'createdOrUpdated', simplify: false, options: { maxChangesPerPoll: 40 } }, CRON),
 			triggerWorkflow(wf.deleted, `E2E ${profile}: deleted units`, NODE, credential, { resource: 'organizationalUnit', event: 'deleted', simplify: false }, CRON),

@@ -64,7 +64,7 @@ describe(`Watch Fields in ${key}: the manager-changed example`, () => {
 		folder = await prepareUserFolder(key);
 		const { jti, refreshToken } = simulator.credentials.admin;
 		await importCredentials(folder, [
-			{ ...ADMIN, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
+			{ ...ADMIN, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 		]);
 		const workflow = exampleWorkflow();
 		workflowId = workflow.id;

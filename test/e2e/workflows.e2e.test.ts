@@ -5,6 +5,8 @@
  * simulator in this process. The assertions are on the workflows' output and on the simulator's
  * own data, request log and stats.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 
 import { evaluateRule } from '../../scripts/simulator/conditions';
@@ -78,7 +80,7 @@ function credentialFile(ref: CredentialRef, sim: RunningSimulator, role: 'admin'
 	return {
 		...ref,
 		type: 'personnelDataApi',
-		data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti, refreshToken },
+		data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti, refreshToken },
 	};
 }
 
@@ -444,6 +446,34 @@ describe(`workflows users build (lists, reads, writes, errors, trigger, tokens) 
 		);
 		expect(bad.status).toBe('Error');
 		expect(bad.message).toMatch(/refresh token|signature|401|unauthori/i);
+		expect(bad.message).toContain('The service refused the JTI or the refresh token');
+
+		// The token works, the role may not list employees: the test names the role, not the token.
+		sim().queueFault({ pathPrefix: '/v1/org/employees', status: 403, count: 1 });
+		const role = await server.rest<{ status: string; message: string }>('POST', '/rest/credentials/test', body(good.data));
+		expect(role.status).toBe('Error');
+		expect(role.message).toMatch(/^The token works, but its role may not list employees/);
+
+		// An address that is not the API (a web server's 404 page): the test names Base URL.
+		const web = createServer((request, response) => {
+			request.resume();
+			response.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
+		});
+		await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+		try {
+			const webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+			const notApi = await server.rest<{ status: string; message: string }>('POST', '/rest/credentials/test', body({ ...good.data, baseUrl: webUrl }));
+			expect(notApi.status).toBe('Error');
+			expect(notApi.message).toContain("The credential's Base URL did not answer as the Personnel Data API");
+		} finally {
+			await new Promise<void>((resolve) => web.close(() => resolve()));
+		}
+
+		// A credential saved by 0.1 with Environment Production: refused naming Base URL.
+		const { baseUrl: _unused, ...withoutAddress } = good.data;
+		const retired = await server.rest<{ status: string; message: string }>('POST', '/rest/credentials/test', body({ ...withoutAddress, environment: 'production' }));
+		expect(retired.status).toBe('Error');
+		expect(retired.message).toContain('Base URL (credential) is empty: this credential was saved with Environment "Production"');
 	});
 
 	test('8. The trigger, activated, emits exactly the changes made after activation', async () => {

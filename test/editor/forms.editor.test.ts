@@ -187,7 +187,7 @@ function mapperFindings(spot: FieldPickerSpot, fields: CustomerFields, answer: {
 
 function credentialFile(ref: { id: string; name: string }): CredentialFile {
 	const { jti, refreshToken } = sim.credentials.admin;
-	return { ...ref, type: 'personnelDataApi', data: { environment: 'custom', baseUrl: sim.baseUrl, authMode: 'refreshToken', jti, refreshToken } };
+	return { ...ref, type: 'personnelDataApi', data: { baseUrl: sim.baseUrl, authMode: 'refreshToken', jti, refreshToken } };
 }
 
 beforeAll(async () => {

@@ -19,7 +19,6 @@ export type AuthMode = 'refreshToken' | 'legacyToken';
 export function useCredential(bed: TestBed, role: Role = 'admin', authMode: AuthMode = 'refreshToken'): void {
 	const credentials = bed.simulator.credentials[role];
 	bed.runtime.setCredentials('personnelDataApi', {
-		environment: 'custom',
 		baseUrl: bed.simulator.baseUrl,
 		authMode,
 		jti: credentials.jti,

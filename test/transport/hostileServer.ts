@@ -140,7 +140,6 @@ export function runtimeFor(server: HostileServer): NodeRuntime {
 		credentialTypes: [new PersonnelDataApi()],
 	});
 	runtime.setCredentials('personnelDataApi', {
-		environment: 'custom',
 		baseUrl: server.baseUrl,
 		authMode: 'refreshToken',
 		jti: JTI,

@@ -1,6 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { BASE_URLS } from '../../nodes/shared/apiChoices';
 import { baseUrlOf } from '../../nodes/shared/transport/baseUrl';
 import { provisioningSignature } from '../../nodes/shared/transport/provisioning';
 import { expectNoSecrets } from '../helpers/secrets';
@@ -16,7 +15,6 @@ describe('provisioning (credential "Personnel Data API")', () => {
 	function setCredential(overrides: Record<string, string>): void {
 		const admin = bed.simulator.credentials.admin;
 		bed.runtime.setCredentials(CREDENTIAL, {
-			environment: 'custom',
 			baseUrl: bed.simulator.baseUrl,
 			authMode: 'refreshToken',
 			jti: admin.jti,
@@ -61,7 +59,7 @@ describe('provisioning (credential "Personnel Data API")', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect(result.error?.message).toContain('Personnel Data API credential');
 		expect(result.error?.message).toContain(reason);
-		expect(result.error?.message).toContain('JTI and refresh token');
+		expect(result.error?.message).toContain('refused the JTI or the refresh token');
 		// A rejected token request is not retried: it cannot succeed by repeating.
 		expect(provisioningCalls(bed)).toBe(reason.startsWith('begin') ? 1 : 2);
 		expect(apiRequests(bed)).toHaveLength(0);
@@ -123,10 +121,10 @@ describe('provisioning (credential "Personnel Data API")', () => {
 		expect(bed.simulator.sim.requests().every((entry) => !entry.path.startsWith('//'))).toBe(true);
 	});
 
-	it('resolves production, staging and custom base URLs', () => {
-		expect(baseUrlOf({ environment: 'production' })).toBe(BASE_URLS.production);
-		expect(baseUrlOf({})).toBe(BASE_URLS.production);
-		expect(baseUrlOf({ environment: 'staging', baseUrl: 'https://ignored.example' })).toBe(BASE_URLS.staging);
-		expect(baseUrlOf({ environment: 'custom', baseUrl: 'https://sandbox.example/' })).toBe('https://sandbox.example');
+	it('takes the address only from Base URL: trailing slashes dropped, no built-in address', () => {
+		expect(baseUrlOf({ baseUrl: 'https://sandbox.example/' })).toBe('https://sandbox.example');
+		// A credential saved before 0.2 with "Custom Base URL" keeps working unchanged.
+		expect(baseUrlOf({ environment: 'custom', baseUrl: 'https://sandbox.example/api//' })).toBe('https://sandbox.example/api');
+		expect(() => baseUrlOf({})).toThrow(/^Base URL \(credential\): "" is empty; expected an absolute http\(s\) address such as .*: the address of your organisation's Personnel Data API/);
 	});
 });

@@ -117,7 +117,7 @@ describe('retries and error mapping', () => {
 		const restricted = bed.simulator.sim.restrictedIds().employees[0];
 		const { limited } = bed.simulator.credentials;
 		bed.runtime.setCredentials('personnelDataApi', {
-			environment: 'custom', baseUrl: bed.simulator.baseUrl, authMode: 'refreshToken', jti: limited.jti, refreshToken: limited.refreshToken,
+			baseUrl: bed.simulator.baseUrl, authMode: 'refreshToken', jti: limited.jti, refreshToken: limited.refreshToken,
 		});
 		const forbidden = await run(getEmployee(restricted));
 		expect((forbidden.error as NodeApiError).httpCode).toBe('403');

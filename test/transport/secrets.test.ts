@@ -34,7 +34,7 @@ describe('every token the credential holds is redacted, whichever authentication
 	afterEach(async () => server.close());
 
 	function credential(data: ICredentialDataDecryptedObject): void {
-		runtime.setCredentials('personnelDataApi', { environment: 'custom', baseUrl: server.baseUrl, ...data });
+		runtime.setCredentials('personnelDataApi', { baseUrl: server.baseUrl, ...data });
 	}
 
 	async function stopAndContinue() {

@@ -81,7 +81,7 @@ async function postJson(
 		const code = (error as { code?: unknown }).code;
 		unanswered =
 			error instanceof ExchangeStopped
-				? new ProvisioningError(step, error.message, error.trickled ? 'tooSlow' : error.reason === 'deadline' ? 'transient' : 'refused')
+				? new ProvisioningError(step, error.message, error.trickled ? 'tooSlow' : error.reason === 'deadline' ? 'transient' : 'notThisApi')
 				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', 'transient');
 		return undefined;
 	});
@@ -89,12 +89,16 @@ async function postJson(
 	const checked = checkAnswer(answer, 'record');
 	if (checked.failure === undefined) return checked.body;
 	const { status, badAnswer } = checked.failure;
-	if (badAnswer !== undefined) throw new ProvisioningError(step, redact(`HTTP ${status}, ${badAnswer}`));
-	const reasons = (apiErrorBody(checked.failure.body).errors ?? [])
+	if (badAnswer !== undefined) throw new ProvisioningError(step, redact(`HTTP ${status}, ${badAnswer}`), 'notThisApi');
+	const apiErrors = apiErrorBody(checked.failure.body).errors;
+	const reasons = (apiErrors ?? [])
 		.map((inner) => inner.reason)
 		.filter((reason): reason is string => typeof reason === 'string')
 		.map(redact);
-	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), isTransient(status) ? 'transient' : 'refused');
+	// A refusal of the JTI or token comes as the API's error object; a 4xx without one (a web
+	// server's 404 page, a proxy's 405) comes from something that is not the API.
+	const kind = isTransient(status) ? 'transient' : apiErrors === undefined ? 'notThisApi' : 'refused';
+	throw new ProvisioningError(step, [`HTTP ${status}`, ...reasons].join(', '), kind);
 }
 
 /** The spec's provisioning flow: begin with the JTI, sign the salt, exchange for an access token. */
@@ -109,7 +113,7 @@ export async function provisionAccessToken(
 	let redact = redactorOf([refreshToken, ...otherSecrets]);
 	const begun = await postJson(helpers, baseUrl, PROVISIONING.beginPath, { [PROVISIONING.jtiField]: jti }, 'begin', redact);
 	const salt = pick(begun, PROVISIONING.saltPaths);
-	if (!salt) throw new ProvisioningError('begin', 'the response holds no salt');
+	if (!salt) throw new ProvisioningError('begin', 'the response holds no salt', 'notThisApi');
 
 	const signature = provisioningSignature(salt, refreshToken);
 	redact = redactorOf([refreshToken, ...otherSecrets, salt, signature]);
@@ -122,6 +126,6 @@ export async function provisionAccessToken(
 		redact,
 	);
 	const accessToken = pick(refreshed, PROVISIONING.accessTokenPaths);
-	if (!accessToken) throw new ProvisioningError('refresh', 'the response holds no access token');
+	if (!accessToken) throw new ProvisioningError('refresh', 'the response holds no access token', 'notThisApi');
 	return { accessToken, expiresAt: jwtExpiry(accessToken) };
 }

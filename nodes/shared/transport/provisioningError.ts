@@ -14,14 +14,19 @@ export type ProvisioningStep = 'begin' | 'refresh';
 
 /**
  * How a token request failed, for the advice the message gives and for the transport's retry:
- * `refused` (a 4xx or a bad answer: the credential or its environment is wrong), `transient`
- * (429, 5xx, network, no answer in time: worth another try), `tooSlow` (the answer was still
- * arriving at the deadline: a server or proxy that trickles would do it again, so no retry).
+ * `refused` (a 4xx with the API's own error object: the JTI or the refresh token is wrong),
+ * `notThisApi` (an answer the API would not give: HTML, a 404 without its error object, JSON
+ * without a salt or token: the Base URL is not the API), `transient` (429, 5xx, network, no
+ * answer in time: worth another try), `tooSlow` (the answer was still arriving at the deadline:
+ * a server or proxy that trickles would do it again, so no retry).
  */
-export type ProvisioningFailureKind = 'refused' | 'transient' | 'tooSlow';
+export type ProvisioningFailureKind = 'refused' | 'notThisApi' | 'transient' | 'tooSlow';
 
 const ADVICE: Record<ProvisioningFailureKind, string> = {
-	refused: 'Check the credential\'s environment, JTI and refresh token, or create a new refresh token in the back office.',
+	refused:
+		'The service refused the JTI or the refresh token: check both in the credential (the back office shows them together), or create a new refresh token there.',
+	notThisApi:
+		'The credential\'s Base URL did not answer as the Personnel Data API: check that it is your service\'s API address (not its web application or another server).',
 	transient: 'The service did not answer the token request; try again later.',
 	tooSlow: 'The service did not answer the token request in time; try again later.',
 };

@@ -79,7 +79,7 @@ function digestOf(token: string): string {
 }
 
 const REFUSED_FRESH_MESSAGE =
-	'The Personnel Data API refused freshly provisioned access tokens; stopped this run instead of provisioning again for every item. Check that the credential\'s environment or base URL is the API that issues its tokens';
+	'The Personnel Data API refused freshly provisioned access tokens; stopped this run instead of provisioning again for every item. Check that the credential\'s Base URL is the API that issues its tokens';
 
 /**
  * What the server said to `token`. A 401 for a token this run provisioned and the server never

@@ -15,6 +15,7 @@
 export * from './installs';
 export * from './processes';
 export * from './userFolder';
+export * from './scriptInstall';
 export * from './cli';
 export * from './server';
 export * from './executions';

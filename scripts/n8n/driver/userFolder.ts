@@ -6,6 +6,7 @@ import * as path from 'node:path';
 
 import { ENCRYPTION_KEY, PACKAGE_SOURCE, TMP_DIR, n8nInstance, type N8nInstall } from './installs';
 import { freePort, runProcess, type CliResult } from './processes';
+import { runInstallScript, type ScriptInstall, type ScriptInstallRun } from './scriptInstall';
 
 const packedTarballs = new Map<string, Buffer>();
 
@@ -109,6 +110,8 @@ export interface N8nUserFolder {
 	packageDir?: string;
 	/** The `npm install` run, when the package was installed with npm. */
 	npmInstall?: NpmInstallRun;
+	/** The install script's run, when the package was installed by one (README, Dockerfile). */
+	scriptInstall?: ScriptInstallRun;
 	/** Full environment for n8n processes (without ports: each process gets its own). */
 	env: NodeJS.ProcessEnv;
 	/** Runs `n8n <args>` with this folder's environment (fresh task-broker port each time). */
@@ -124,8 +127,9 @@ export interface N8nUserFolder {
  * - { npmInstallArgs }: installed as a user does from a shell: `npm install <tarball> ...args` run in
  *   the empty nodes folder, with a user's environment (no npm_config_* of the calling `npm run`, no
  *   project .npmrc: the user folder is outside the project, so npm does not climb up to it).
+ * - { script }: the commands a user is given, run by bash with HOME = the user folder (scriptInstall.ts).
  */
-export type PackageInstall = 'extract' | { npmInstallArgs: string[] };
+export type PackageInstall = 'extract' | { npmInstallArgs: string[] } | { script: ScriptInstall };
 
 export interface PrepareOptions {
 	/** Install the packed project package (default true). */
@@ -193,11 +197,14 @@ export async function prepareUserFolder(key: string, opts: PrepareOptions = {}):
 
 	let packageDir: string | undefined;
 	let npmInstall: N8nUserFolder['npmInstall'];
+	let scriptInstall: N8nUserFolder['scriptInstall'];
 	if (opts.withPackage ?? true) {
 		try {
 			const tarball = await packProject(opts.packageFrom ?? PACKAGE_SOURCE);
 			if (mode === 'extract') {
 				packageDir = await extractIntoNodesFolder(tarball, nodesDir);
+			} else if ('script' in mode) {
+				({ run: scriptInstall, packageDir } = await runInstallScript(mode.script, userFolder, tarball, baseEnv(install, userFolder)));
 			} else {
 				({ run: npmInstall, packageDir } = await npmInstallIntoNodesFolder(install, userFolder, tarball, mode.npmInstallArgs));
 			}
@@ -214,6 +221,7 @@ export async function prepareUserFolder(key: string, opts: PrepareOptions = {}):
 		userFolder,
 		packageDir,
 		npmInstall,
+		scriptInstall,
 		env,
 		async cli(args, cliOpts = {}) {
 			const brokerPort = await freePort();

@@ -14,7 +14,7 @@ export function credentialFile(ref: CredentialRef, simulator: RunningSimulator):
 	return {
 		...ref,
 		type: 'personnelDataApi',
-		data: { environment: 'custom', baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken },
+		data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken },
 	};
 }
 

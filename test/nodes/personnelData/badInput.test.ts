@@ -386,7 +386,7 @@ describe('Personnel Data: bad input', () => {
 		expect(apiRequests(bed)).toHaveLength(2);
 	});
 
-	describe('credential Base URL (Custom Base URL)', () => {
+	describe('credential Base URL', () => {
 		afterEach(() => useCredential(bed));
 
 		const BAD_BASE_URLS: Array<[string, (base: string) => string, string]> = [

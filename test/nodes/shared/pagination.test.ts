@@ -78,7 +78,6 @@ describe('Pagination: a cursor that does not advance', () => {
 		const bed = await startTestBed();
 		try {
 			bed.runtime.setCredentials('personnelDataApi', {
-				environment: 'custom',
 				baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 				authMode: 'legacyToken',
 				legacyToken: 'legacy-token',

