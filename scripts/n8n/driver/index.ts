@@ -19,3 +19,4 @@ export * from './cli';
 export * from './server';
 export * from './executions';
 export * from './publication';
+export * from './features';
