@@ -5,10 +5,12 @@
  */
 import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
 import {
+	acceptsSubMinutePolls,
 	assertPackageBuilt,
 	importCredentials,
 	importWorkflow,
 	loadProblems,
+	n8nInstance,
 	nodeItems,
 	prepareUserFolder,
 	startServer,
@@ -25,8 +27,8 @@ assertPackageBuilt();
 const ADMIN: CredentialRef = { id: 'pdTrCredAdmin01', name: 'Personnel Data admin (trigger e2e)' };
 const NODE = 'Employee changes';
 const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001' } as const;
-/** n8n 2.8 accepts a poll every few seconds; 2.41 at most one a minute. */
-const FAST = key === 'n8n-2.8.4';
+/** n8n 1.x and 2.8 accept a poll every few seconds; 2.41 at most one a minute per schedule entry. */
+const FAST = acceptsSubMinutePolls(n8nInstance(key));
 const RESTART_CRON = FAST ? '0-59/4 * * * * *' : `${(new Date().getUTCSeconds() + 30) % 60} * * * * *`;
 const POLL_WAIT_MS = FAST ? 30_000 : 150_000;
 

@@ -42,3 +42,12 @@ export function installFeatures(install: N8nInstall): InstallFeatures {
 		mcpServerTrigger: existsSync(at('@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpTrigger/McpTrigger.node.js')),
 	};
 }
+
+/**
+ * Whether n8n takes a poll schedule of several polls a minute written as a range (`0-59/4 * * * * *`):
+ * 1.x and 2.8 refuse only a `*` in the seconds field, later versions every sub-minute schedule
+ * (`isSubMinuteCron`). Tests poll every few seconds where they can.
+ */
+export function acceptsSubMinutePolls(install: N8nInstall): boolean {
+	return !mentions(path.join(install.dir, 'node_modules/n8n-core/dist/execution-engine'), 'isSubMinuteCron');
+}
