@@ -4,10 +4,10 @@
  * recorded from a run's results folder by `npm run docs:compatibility -- --record <folder>`).
  *
  * A results folder holds what `.ci/run` writes: jest's JSON results (e2e.json, e2e-durable.json,
- * e2e-queue-<key>.json, editor-<key>.json) and the demo's reports (demo-<key>.json, from
- * `npm run demo -- --once --report`).
+ * e2e-queue-<key>.json, editor-<key>.json; any e2e-<name>.json counts like e2e.json) and the demo's
+ * reports (demo-<key>.json, from `npm run demo -- --once --report`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { InstallFeatures } from '../n8n/driver/features';
@@ -84,7 +84,9 @@ function add(lanes: Partial<Record<Lane, LaneOutcome>>, lane: Lane, status: stri
 export function lanesFromResults(folder: string, key: string): Partial<Record<Lane, LaneOutcome>> {
 	const lanes: Partial<Record<Lane, LaneOutcome>> = {};
 	const readJson = <T>(file: string): T | undefined => (existsSync(join(folder, file)) ? (JSON.parse(readFileSync(join(folder, file), 'utf8')) as T) : undefined);
-	for (const file of ['e2e.json', 'e2e-durable.json']) {
+	// e2e.json and e2e-durable.json from .ci/run; any other e2e-<name>.json from a lane run on its own.
+	const e2eFiles = readdirSync(folder).filter((file) => /^e2e(-.+)?\.json$/.test(file) && !file.startsWith('e2e-queue-'));
+	for (const file of e2eFiles) {
 		for (const result of readJson<JestResults>(file)?.testResults ?? []) {
 			for (const assertion of result.assertionResults) {
 				if (titleNames(assertion.ancestorTitles[0] ?? '', key)) add(lanes, laneOf(result.name, assertion), assertion.status);
