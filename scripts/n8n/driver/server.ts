@@ -204,10 +204,12 @@ async function startServerOnce(
 	const getWorkflow = (id: string) =>
 		rest<WorkflowFile & { versionId?: string; active: boolean }>('GET', `/rest/workflows/${id}`);
 
+	// n8n 1.x keeps an execution's data in a table of its own: for a moment after it has stopped,
+	// an execution can be read without its data (`data` absent).
 	const getExecution = async (id: string): Promise<ExecutionDetails> => {
-		const raw = await rest<ExecutionSummary & { data: string | RunExecutionData }>('GET', `/rest/executions/${id}`);
+		const raw = await rest<ExecutionSummary & { data?: string | RunExecutionData }>('GET', `/rest/executions/${id}`);
 		const data = typeof raw.data === 'string' ? (flatted.parse(raw.data) as RunExecutionData) : raw.data;
-		return { ...raw, data };
+		return { ...raw, data: data as RunExecutionData };
 	};
 
 	const listExecutions = async (workflowId?: string): Promise<ExecutionSummary[]> => {
@@ -260,8 +262,8 @@ async function startServerOnce(
 			const until = Date.now() + timeoutMs;
 			for (;;) {
 				const e = await getExecution(id);
-				if (isDone(e)) return e;
-				if (Date.now() > until) throw new Error(`execution ${id} still ${e.status}`);
+				if (isDone(e) && e.data?.resultData !== undefined) return e;
+				if (Date.now() > until) throw new Error(`execution ${id} still ${e.status}${isDone(e) ? ', its data not saved' : ''}`);
 				await sleepMs(250);
 			}
 		},
