@@ -7,7 +7,7 @@
  * e2e-queue-<key>.json, editor-<key>.json; any e2e-<name>.json counts like e2e.json) and the demo's
  * reports (demo-<key>.json, from `npm run demo -- --once --report`).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { InstallFeatures } from '../n8n/driver/features';
@@ -80,19 +80,25 @@ function add(lanes: Partial<Record<Lane, LaneOutcome>>, lane: Lane, status: stri
 	outcome[status]++;
 }
 
-/** Every lane's outcome for `key` in a results folder. */
+/**
+ * Every lane's outcome for `key` in a results folder. A test file run again for the same key (a
+ * lane rerun on its own, in a later results file) counts by its latest run.
+ */
 export function lanesFromResults(folder: string, key: string): Partial<Record<Lane, LaneOutcome>> {
 	const lanes: Partial<Record<Lane, LaneOutcome>> = {};
 	const readJson = <T>(file: string): T | undefined => (existsSync(join(folder, file)) ? (JSON.parse(readFileSync(join(folder, file), 'utf8')) as T) : undefined);
 	// e2e.json and e2e-durable.json from .ci/run; any other e2e-<name>.json from a lane run on its own.
-	const e2eFiles = readdirSync(folder).filter((file) => /^e2e(-.+)?\.json$/.test(file) && !file.startsWith('e2e-queue-'));
+	const e2eFiles = readdirSync(folder)
+		.filter((file) => /^e2e(-.+)?\.json$/.test(file) && !file.startsWith('e2e-queue-'))
+		.sort((a, b) => statSync(join(folder, a)).mtimeMs - statSync(join(folder, b)).mtimeMs);
+	const latest = new Map<string, Array<{ lane: Lane; status: string }>>();
 	for (const file of e2eFiles) {
 		for (const result of readJson<JestResults>(file)?.testResults ?? []) {
-			for (const assertion of result.assertionResults) {
-				if (titleNames(assertion.ancestorTitles[0] ?? '', key)) add(lanes, laneOf(result.name, assertion), assertion.status);
-			}
+			const mine = result.assertionResults.filter((assertion) => titleNames(assertion.ancestorTitles[0] ?? '', key));
+			if (mine.length) latest.set(result.name.split('/').pop() ?? result.name, mine.map((a) => ({ lane: laneOf(result.name, a), status: a.status })));
 		}
 	}
+	for (const assertions of latest.values()) for (const { lane, status } of assertions) add(lanes, lane, status);
 	for (const [lane, file] of [['queue', `e2e-queue-${key}.json`], ['editor', `editor-${key}.json`]] as const) {
 		for (const result of readJson<JestResults>(file)?.testResults ?? []) {
 			for (const assertion of result.assertionResults) add(lanes, lane, assertion.status);

@@ -2,7 +2,7 @@
  * docs/compatibility.md matches the pins (scripts/n8n/versions.json) and the recorded CI results
  * (scripts/n8n/tested.json); the recorder reads a results folder as .ci/run writes it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -85,5 +85,20 @@ describe('lanesFromResults', () => {
 		});
 		expect(lanesFromResults(folder, 'n8n-2.41.3')).toEqual({ package: { passed: 0, failed: 1 } });
 		expect(lanesFromResults(folder, 'n8n-1.123')).toEqual({});
+	});
+
+	it('counts a test file run again for the key by its latest run', () => {
+		const rerun = join(folder, 'e2e-credential-rerun.json');
+		writeFileSync(
+			rerun,
+			JSON.stringify({ testResults: [{ name: '/r/test/e2e/credential.e2e.test.ts', assertionResults: [{ ancestorTitles: ['the credential test on n8n-2.41'], title: 'b', status: 'passed' }] }] }),
+		);
+		utimesSync(rerun, new Date(), new Date(Date.now() + 60_000));
+		try {
+			expect(lanesFromResults(folder, 'n8n-2.41').credential).toEqual({ passed: 1, failed: 0 });
+			expect(lanesFromResults(folder, 'n8n-2.41').package).toEqual({ passed: 1, failed: 0 });
+		} finally {
+			rmSync(rerun);
+		}
 	});
 });
