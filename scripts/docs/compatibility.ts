@@ -138,7 +138,7 @@ export function renderCompatibility(pins: Record<string, VersionPin>, tested: Te
 		row(header[0], header.slice(1)),
 		row('---', keys.map(() => '---')),
 		row('Node.js', keys.map((key) => tested.versions[key].node)),
-		row('settings the package needs', keys.map((key) => Object.entries(pins[key].env ?? {}).map(([k, v]) => `\`${k}=${v}\``).join(' ') || 'none')),
+		row('n8n settings for that Node.js (versions.json env)', keys.map((key) => Object.entries(pins[key].env ?? {}).map(([k, v]) => `\`${k}=${v}\``).join(' ') || 'none')),
 		row('schedulers tested', keys.map((key) => schedulers(tested.versions[key]))),
 		row('queue mode', keys.map((key) => (tested.versions[key].lanes.queue ? 'tested (main + 2 workers)' : 'not tested'))),
 		...Object.entries(FEATURE_NAMES).map(([feature, name]) =>

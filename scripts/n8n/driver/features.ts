@@ -38,7 +38,7 @@ export function installFeatures(install: N8nInstall): InstallFeatures {
 		pollBudget: mentions(at('n8n-core/dist/execution-engine/node-execution-context/poll-context.js'), 'getPollBudgetMs'),
 		durableScheduler: mentions(at('@n8n/config/dist'), 'N8N_SCHEDULER_POLL_TRIGGERS_ENABLED'),
 		builderHints: mentions(at('@n8n/ai-workflow-builder/dist'), 'builderHint'),
-		toolMode: mentions(at('n8n-workflow/dist/cjs/tool-helpers.js'), 'usableAsTool') || mentions(at('n8n/dist/load-nodes-and-credentials.js'), 'usableAsTool'),
+		toolMode: mentions(at('n8n/dist/node-types.js'), 'usableAsTool'),
 		mcpServerTrigger: existsSync(at('@n8n/n8n-nodes-langchain/dist/nodes/mcp/McpTrigger/McpTrigger.node.js')),
 	};
 }
