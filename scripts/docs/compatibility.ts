@@ -133,7 +133,7 @@ export function renderCompatibility(pins: Record<string, VersionPin>, tested: Te
 	const header = ['n8n', ...keys.map((key) => tested.versions[key].n8n)];
 	const row = (label: string, values: string[]) => `| ${label} | ${values.join(' | ')} |`;
 	const lines = [
-		`CI's results of ${tested.recordedAt} (\`${TESTED_FILE}\`); pins: \`scripts/n8n/versions.json\`. ✅ n: tests passed, — not run there.`,
+		`CI's results of ${tested.recordedAt} (\`${TESTED_FILE}\`); pins: \`scripts/n8n/versions.json\`. ✅ n: n tests passed; — not part of the recorded run (or not run on that version).`,
 		'',
 		row(header[0], header.slice(1)),
 		row('---', keys.map(() => '---')),
