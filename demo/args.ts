@@ -5,11 +5,14 @@ export interface DemoArgs {
 	n8nKey: string;
 	/** Run the example workflows headlessly, print the results and exit. */
 	once: boolean;
+	/** With --once: a JSON file to write each example's outcome to (CI's record, docs/compatibility.md). */
+	report?: string;
 }
 
 const USAGE = `usage: npm run demo [-- --once] [-- --n8n <key>]
   --once       run the example workflows headlessly, print their results, exit 0 when all passed
-  --n8n <key>  n8n version to use, a key of scripts/n8n/versions.json (default: the newest)`;
+  --n8n <key>  n8n version to use, a key of scripts/n8n/versions.json (default: the newest)
+  --report <file>  with --once: write each example's outcome there as JSON`;
 
 /** The key whose pinned n8n version is the newest. */
 export function newestKey(): string {
@@ -25,11 +28,14 @@ export function parseArgs(argv: readonly string[]): DemoArgs {
 		if (arg === '--once') args.once = true;
 		else if (arg === '--n8n') args.n8nKey = argv[++i] ?? '';
 		else if (arg.startsWith('--n8n=')) args.n8nKey = arg.slice('--n8n='.length);
+		else if (arg === '--report') args.report = argv[++i] ?? '';
+		else if (arg.startsWith('--report=')) args.report = arg.slice('--report='.length);
 		else if (arg === '--help' || arg === '-h') {
 			console.log(USAGE);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}\n${USAGE}`);
 	}
+	if (args.report !== undefined && (!args.once || !args.report)) throw new Error(`--report needs a file and --once\n${USAGE}`);
 	if (!args.n8nKey) args.n8nKey = newestKey();
 	const keys = Object.keys(versionPins());
 	if (!keys.includes(args.n8nKey)) throw new Error(`unknown n8n key "${args.n8nKey}"; known: ${keys.join(', ')}`);

@@ -268,8 +268,16 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 }
 
 /** Runs every example; returns how many failed. */
-export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Promise<number> {
-	let failed = 0;
+/** How one example ended (`npm run demo -- --once --report <file>` writes the list). */
+export interface ExampleOutcome {
+	title: string;
+	passed: boolean;
+	seconds: number;
+	error?: string;
+}
+
+export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Promise<ExampleOutcome[]> {
+	const outcomes: ExampleOutcome[] = [];
 	const list = examples(server, sim, targets);
 	for (const [index, example] of list.entries()) {
 		const started = Date.now();
@@ -278,11 +286,14 @@ export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets:
 			const lines = await example.run();
 			for (const line of lines) console.log(line.startsWith('    ') ? line : `   ${line}`);
 			console.log(`   ✔ passed (${elapsed(started)})`);
+			outcomes.push({ title: example.title, passed: true, seconds: (Date.now() - started) / 1000 });
 		} catch (error) {
-			failed++;
-			console.log(`   ✘ FAILED: ${error instanceof Error ? error.message : String(error)}`);
+			const message = error instanceof Error ? error.message : String(error);
+			console.log(`   ✘ FAILED: ${message}`);
+			outcomes.push({ title: example.title, passed: false, seconds: (Date.now() - started) / 1000, error: message });
 		}
 	}
+	const failed = outcomes.filter((o) => !o.passed).length;
 	console.log(`\n${list.length - failed} of ${list.length} examples passed`);
-	return failed;
+	return outcomes;
 }

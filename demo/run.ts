@@ -3,7 +3,7 @@
  * 127.0.0.1, with this package installed as a community package, a ready credential and the example
  * workflows of demo/workflows/. Stays up until Ctrl-C; with --once runs the examples and exits.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -140,8 +140,13 @@ async function main(): Promise<number> {
 	say(`n8n ${folder.install.n8nVersion} is up on ${server.baseUrl} (ready in ${elapsed(started)})`);
 
 	if (args.once) {
-		const failed = await runOnce(server, sim, targets);
-		return failed === 0 ? 0 : 1;
+		const outcomes = await runOnce(server, sim, targets);
+		if (args.report) {
+			const { install } = folder;
+			const report = { key: args.n8nKey, n8n: install.n8nVersion, node: install.nodeVersion === 'system' ? process.versions.node : install.nodeVersion, examples: outcomes };
+			writeFileSync(args.report, `${JSON.stringify(report, null, 2)}\n`);
+		}
+		return outcomes.every((o) => o.passed) ? 0 : 1;
 	}
 
 	await server.activateWorkflow(IDS.timeReports);

@@ -31,7 +31,7 @@
  * with n8n's poll log (debug level: the scheduler's 'abandoned' warnings and back-offs).
  * Run: `N8N_E2E_KEYS=n8n-2.41 N8N_E2E_WORKERS=1 npx jest -c test/e2e/jest.config.js test/e2e/durableScheduler`.
  */
-import { assertPackageBuilt } from '../../scripts/n8n/driver';
+import { assertPackageBuilt, installFeatures, n8nInstance } from '../../scripts/n8n/driver';
 import { runLane, type LaneSpec } from './durableLanes';
 import { FLOWS, summaryLines, type LaneResult } from './ledger';
 
@@ -49,9 +49,9 @@ const DURABLE = {
 	N8N_SCHEDULER_POLL_TIMEOUT: '8',
 };
 
-/** The durable scheduler exists from n8n 2.33 on; older versions run the default scheduler only. */
+/** Versions without the durable scheduler (before 2.33: 1.x, 2.8) run the default scheduler's lane only. */
 const lanes: LaneSpec[] =
-	key === 'n8n-2.8.4'
+	!installFeatures(n8nInstance(key)).durableScheduler
 		? [{ key, label: 'default scheduler', env: DEBUG_LOG }]
 		: [
 				{ key, label: 'durable scheduler, durable cursors on', env: { ...DURABLE, N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true' } },

@@ -10,7 +10,7 @@
  */
 import type { ServerVariation } from '../../scripts/simulator/variations';
 import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
-import { assertPackageBuilt, importCredentials, importWorkflow, loadProblems, nodeItems, prepareUserFolder, startServer, type N8nServer, type N8nUserFolder } from '../../scripts/n8n/driver';
+import { acceptsSubMinutePolls, assertPackageBuilt, importCredentials, importWorkflow, loadProblems, n8nInstance, nodeItems, prepareUserFolder, startServer, type N8nServer, type N8nUserFolder } from '../../scripts/n8n/driver';
 import { triggerWorkflow, type CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
@@ -39,7 +39,7 @@ const PROFILES: Record<string, Partial<ServerVariation>> = {
  * A poll every 5 s on n8n 2.8 (it takes a seconds range with a step); n8n 2.41 refuses any cron
  * under a minute, so six entries, each once a minute, 10 s apart.
  */
-const CRON = key === 'n8n-2.8.4' ? '0-59/5 * * * * *' : [0, 10, 20, 30, 40, 50].map((second) => `${second} * * * * *`);
+const CRON = acceptsSubMinutePolls(n8nInstance(key)) ? '0-59/5 * * * * *' : [0, 10, 20, 30, 40, 50].map((second) => `${second} * * * * *`);
 const WAIT_MS = 180_000;
 const NODE = 'Changes';
 

@@ -10,10 +10,12 @@ import * as path from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
 import type { JsonObject, SimRecord } from '../../scripts/simulator/types';
 import {
+	acceptsSubMinutePolls,
 	assertPackageBuilt,
 	importCredentials,
 	importWorkflow,
 	loadProblems,
+	n8nInstance,
 	nodeItems,
 	prepareUserFolder,
 	startServer,
@@ -32,8 +34,8 @@ const EXAMPLE_FILE = path.resolve(__dirname, '../../demo/workflows/7-manager-cha
 const TRIGGER = 'Manager changed';
 const MESSAGE = 'Message';
 const ADMIN: CredentialRef = { id: 'pdWfCredAdmin01', name: 'Personnel Data admin (watch fields e2e)' };
-/** n8n 2.8 accepts a poll every few seconds; 2.41 at most one a minute (one at a second ~30 s from now). */
-const FAST = key === 'n8n-2.8.4';
+/** n8n 1.x and 2.8 accept a poll every few seconds; 2.41 at most one a minute (one at a second ~30 s from now). */
+const FAST = acceptsSubMinutePolls(n8nInstance(key));
 const CRON = FAST ? '0-59/4 * * * * *' : `${(new Date().getUTCSeconds() + 30) % 60} * * * * *`;
 const POLL_WAIT_MS = FAST ? 30_000 : 150_000;
 

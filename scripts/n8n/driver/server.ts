@@ -204,10 +204,23 @@ async function startServerOnce(
 	const getWorkflow = (id: string) =>
 		rest<WorkflowFile & { versionId?: string; active: boolean }>('GET', `/rest/workflows/${id}`);
 
+	const isDone = (e: ExecutionSummary) =>
+		!['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.stoppedAt !== undefined && e.stoppedAt !== null;
+
+	// n8n keeps an execution's data in a table of its own: for a moment after it has stopped, an
+	// execution can be read without its data (`data` absent; seen on 1.123). A stopped one is read
+	// again, for up to 10 s, until its data is there.
 	const getExecution = async (id: string): Promise<ExecutionDetails> => {
-		const raw = await rest<ExecutionSummary & { data: string | RunExecutionData }>('GET', `/rest/executions/${id}`);
-		const data = typeof raw.data === 'string' ? (flatted.parse(raw.data) as RunExecutionData) : raw.data;
-		return { ...raw, data };
+		const until = Date.now() + 10_000;
+		for (;;) {
+			const raw = await rest<ExecutionSummary & { data?: string | RunExecutionData }>('GET', `/rest/executions/${id}`);
+			if (raw.data === undefined && isDone(raw) && Date.now() < until) {
+				await sleepMs(250);
+				continue;
+			}
+			const data = typeof raw.data === 'string' ? (flatted.parse(raw.data) as RunExecutionData) : raw.data;
+			return { ...raw, data: data as RunExecutionData };
+		}
 	};
 
 	const listExecutions = async (workflowId?: string): Promise<ExecutionSummary[]> => {
@@ -215,9 +228,6 @@ async function startServerOnce(
 		const res = await rest<{ results: ExecutionSummary[] } | ExecutionSummary[]>('GET', `/rest/executions${filter}`);
 		return Array.isArray(res) ? res : res.results;
 	};
-
-	const isDone = (e: ExecutionSummary) =>
-		!['new', 'running', 'waiting', 'unknown'].includes(e.status) || e.stoppedAt !== undefined && e.stoppedAt !== null;
 
 	const server: N8nServer = {
 		folder,
@@ -260,8 +270,8 @@ async function startServerOnce(
 			const until = Date.now() + timeoutMs;
 			for (;;) {
 				const e = await getExecution(id);
-				if (isDone(e)) return e;
-				if (Date.now() > until) throw new Error(`execution ${id} still ${e.status}`);
+				if (isDone(e) && e.data?.resultData !== undefined) return e;
+				if (Date.now() > until) throw new Error(`execution ${id} still ${e.status}${isDone(e) ? ', its data not saved' : ''}`);
 				await sleepMs(250);
 			}
 		},

@@ -175,6 +175,8 @@ export function baseEnv(install: N8nInstall, userFolder: string): NodeJS.Process
 		N8N_LOG_OUTPUT: 'console',
 		NODE_ENV: 'production',
 		N8N_DISABLED_MODULES: disabled.length ? disabled.join(',') : undefined,
+		// What this version needs to run here (scripts/n8n/versions.json), e.g. its expression engine.
+		...install.env,
 	};
 	for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
 	return env;

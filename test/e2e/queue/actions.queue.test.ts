@@ -3,12 +3,26 @@
  * workers; test/e2e/queue.ts): production executions fired through a Webhook trigger, 20 at once,
  * run on the workers against the simulator in this process. Checked on the executions n8n stored
  * and on the simulator's data and request log.
+ *
+ * Each test has its own workflow, webhook path and credential, and its own batch of markers: what
+ * it checks in the simulator's log is its own batch's, so a late execution of another test cannot
+ * count as its own. Calls are fired only once n8n serves the webhook (waitForWebhook), and a test
+ * waits for the execution of every call n8n accepted before it judges the answers.
  */
 import { randomBytes } from 'node:crypto';
 
 import type { RequestLogEntry } from '../../../scripts/simulator/requestLog';
 import { startSimulator, type RunningSimulator } from '../../../scripts/simulator/server';
-import { assertPackageBuilt, importCredentials, importWorkflow, nodeItems, type ExecutionDetails, type WorkflowFile } from '../../../scripts/n8n/driver';
+import {
+	assertPackageBuilt,
+	importCredentials,
+	importWorkflow,
+	nodeItems,
+	waitForPublication,
+	waitForWebhook,
+	type ExecutionDetails,
+	type WorkflowFile,
+} from '../../../scripts/n8n/driver';
 import { PROCESS_NAME_VARIABLE, startQueueCluster, WORKER_CONCURRENCY, type QueueCluster } from '../queue';
 import { actionNode, linkedWorkflow, setFieldNode, webhookNode, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
 import { credentialFile, provisioningReport, type ProvisioningReport } from './measure';
@@ -43,6 +57,8 @@ function webhookWorkflow(id: string, name: string, webhookPath: string, credenti
 }
 
 interface RunSummary {
+	/** The prefix of this run's markers. */
+	batch: string;
 	executions: ExecutionDetails[];
 	/** Execution id → the process that ran it, as the workflow itself saw it ($env). */
 	workerOf: Map<string, string>;
@@ -63,7 +79,11 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 			webhookWorkflow(WF.writes, 'Queue e2e: writes and Return All', PATHS.writes, ADMIN),
 			webhookWorkflow(WF.shortTokens, 'Queue e2e: short-lived tokens', PATHS.shortTokens, SHORT_TTL),
 		]);
-		for (const id of Object.values(WF)) await cluster.main.activateWorkflow(id);
+		for (const name of ['writes', 'shortTokens'] as const) {
+			await cluster.main.activateWorkflow(WF[name]);
+			expect((await waitForPublication(cluster.main, WF[name])).status).toMatch(/^(published|synchronous)$/);
+			await waitForWebhook(cluster.main, PATHS[name]);
+		}
 	}, 420_000);
 
 	afterAll(async () => {
@@ -73,8 +93,8 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 
 	/** Fires PARALLEL webhook calls at once, each with its own marker; waits for every execution. */
 	async function fire(workflowId: string, webhookPath: string): Promise<RunSummary> {
-		const batch = randomBytes(3).toString('hex');
-		const markers = Array.from({ length: PARALLEL }, (_, i) => `queue-${batch}-${String(i).padStart(2, '0')}`);
+		const batch = `queue-${randomBytes(3).toString('hex')}-`;
+		const markers = Array.from({ length: PARALLEL }, (_, i) => `${batch}${String(i).padStart(2, '0')}`);
 		const answers = await Promise.all(
 			markers.map((marker) =>
 				fetch(cluster.webhookUrl(webhookPath), {
@@ -84,9 +104,11 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 				}).then(async (r) => ({ status: r.status, body: await r.text() })),
 			),
 		);
+		// What n8n accepted runs to its end before the answers are judged: no execution of this test
+		// is still writing when the next one starts.
+		const accepted = answers.filter((answer) => answer.status === 200).length;
+		const summaries = accepted ? await cluster.main.waitForExecutions(workflowId, accepted, 240_000) : [];
 		for (const answer of answers) expect(answer).toMatchObject({ status: 200 });
-
-		const summaries = await cluster.main.waitForExecutions(workflowId, PARALLEL, 240_000);
 		expect(summaries).toHaveLength(PARALLEL);
 		const executions = await Promise.all(summaries.map((s) => cluster.main.getExecution(s.id)));
 		const workerOf = new Map<string, string>();
@@ -100,7 +122,7 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 			executionOfMarker.set(String(body.marker), execution.id);
 		}
 		expect([...executionOfMarker.keys()].sort()).toEqual(markers);
-		return { executions, workerOf, executionOfMarker };
+		return { batch, executions, workerOf, executionOfMarker };
 	}
 
 	/** Every execution: production (webhook) mode, success, the exact Return All, one employee created. */
@@ -118,13 +140,13 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 		}
 	}
 
-	/** Each marker was POSTed exactly once (simulator request log) and exists once in its data. */
+	/** Each marker of the run was POSTed exactly once (simulator request log) and exists once in its data. */
 	function expectOneWriteEach(run: RunSummary, requests: RequestLogEntry[]) {
-		const posts = requests.filter((r) => r.method === 'POST' && r.path === '/v1/org/employees');
+		const markerOf = (r: RequestLogEntry) => String((r.body as { data?: { last_name?: unknown } } | undefined)?.data?.last_name);
+		const posts = requests.filter((r) => r.method === 'POST' && r.path === '/v1/org/employees' && markerOf(r).startsWith(run.batch));
 		// A POST the server refused with 401 (its token had just expired) was not acted on: the node
 		// renews and sends it again. Every other POST is a create that happened.
 		const creates = posts.filter((r) => r.status !== 401);
-		const markerOf = (r: RequestLogEntry) => String((r.body as { data?: { last_name?: unknown } } | undefined)?.data?.last_name);
 		const markers = [...run.executionOfMarker.keys()].sort();
 		expect(creates.map(markerOf).sort()).toEqual(markers);
 		expect(creates.every((r) => r.status === 201 || r.status === 200)).toBe(true);
