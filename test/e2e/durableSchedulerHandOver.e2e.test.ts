@@ -12,8 +12,11 @@
  */
 import { startSimulator } from '../../scripts/simulator/server';
 import {
+	acceptsSubMinutePolls,
 	assertPackageBuilt,
 	importCredentials,
+	installFeatures,
+	n8nInstance,
 	importWorkflow,
 	nodeItems,
 	prepareUserFolder,
@@ -37,7 +40,7 @@ const NODE = 'Employee changes';
 const OFFSETS_MS = [0, 25, 80];
 const CHANGES = 20;
 /** n8n 2.8 polls every 4 s; 2.41 at most once a minute per entry: six entries, a poll about every 10 s. */
-const CRONS = key === 'n8n-2.8.4' ? ['0-59/4 * * * * *'] : [0, 10, 20, 30, 40, 50].map((second) => `${second} * * * * *`);
+const CRONS = acceptsSubMinutePolls(n8nInstance(key)) ? ['0-59/4 * * * * *'] : [0, 10, 20, 30, 40, 50].map((second) => `${second} * * * * *`);
 const DURABLE = {
 	N8N_SCHEDULER_ENABLED: 'true',
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
@@ -45,7 +48,7 @@ const DURABLE = {
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
 };
 const lanes: Array<{ label: string; env: Record<string, string> }> =
-	key === 'n8n-2.8.4'
+	!installFeatures(n8nInstance(key)).durableScheduler
 		? [{ label: 'default scheduler', env: {} }]
 		: [
 				{ label: 'default scheduler', env: {} },
