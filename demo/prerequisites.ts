@@ -79,6 +79,12 @@ export function demoNeeds(key: string): DemoNeeds {
 	return {
 		installed: existsSync(path.join(CACHE_DIR, key, '.installed.json')),
 		fetchesNode: (versions[key]?.node ?? 'system') !== 'system',
-		minNode: pkg.engines.node.replace(/^>=\s*/, ''),
+		minNode: lowestVersion(pkg.engines.node),
 	};
+}
+
+/** The lowest version a range such as `^20.20.0 || ^24.21.0` or `>=20.15` names: the demo's minimum. */
+export function lowestVersion(range: string): string {
+	const versions = range.match(/\d+(?:\.\d+){1,2}/g) ?? ['0.0.0'];
+	return versions.reduce((low, version) => (atLeast(version, low) ? low : version));
 }

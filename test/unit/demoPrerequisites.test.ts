@@ -1,4 +1,4 @@
-import { demoNeeds, INSTALL_BYTES, machineFacts, missingPrerequisites, type MachineFacts } from '../../demo/prerequisites';
+import { demoNeeds, INSTALL_BYTES, lowestVersion, machineFacts, missingPrerequisites, type MachineFacts } from '../../demo/prerequisites';
 
 const linux: MachineFacts = { platform: 'linux', arch: 'x64', nodeVersion: 'v20.20.2', hasCommand: () => true, freeBytes: 10 * 1024 ** 3 };
 const toInstall = { installed: false, fetchesNode: true, minNode: '20.15' };
@@ -31,6 +31,12 @@ describe('the demo checks its prerequisites first', () => {
 		expect(facts.freeBytes).toBeGreaterThan(0);
 		expect(facts.nodeVersion).toBe(process.version);
 		expect(demoNeeds('n8n-2.41').fetchesNode).toBe(true);
-		expect(demoNeeds('n8n-2.8.4')).toMatchObject({ fetchesNode: false, minNode: '20.15' });
+		expect(demoNeeds('n8n-2.8.4')).toMatchObject({ fetchesNode: false, minNode: '20.20.0' });
+	});
+
+	it('takes the lowest version of the engines range as the minimum', () => {
+		expect(lowestVersion('^20.20.0 || ^24.21.0')).toBe('20.20.0');
+		expect(lowestVersion('^24.21.0 || ^20.20.0')).toBe('20.20.0');
+		expect(lowestVersion('>=20.15')).toBe('20.15');
 	});
 });
