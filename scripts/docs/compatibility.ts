@@ -30,7 +30,7 @@ export const LANES = {
 	demo: 'every example workflow of `npm run demo -- --once`',
 	exactlyOnce: "the trigger's exactly-once lane on n8n's default scheduler: bursts, a Watch Fields baseline, a backfill across a restart (durableScheduler.e2e)",
 	restart: 'the trigger across an n8n restart (trigger.e2e)',
-	durable: "the same on n8n's durable scheduler, durable cursors on and off (durableScheduler.e2e)",
+	durable: "the same on n8n's durable scheduler, durable cursors on; off with N8N_E2E_DURABLE_LANES=all (durableScheduler.e2e)",
 	e2e: 'the other end-to-end suites: workflows, On Error, HR import, Watch Fields, AI Agent tool, shell install (test/e2e)',
 	queue: 'queue mode: PostgreSQL, Redis, a main and two workers (test/e2e/queue)',
 	editor: "every form in n8n's editor, in Chromium (test/editor)",
@@ -81,8 +81,9 @@ function add(lanes: Partial<Record<Lane, LaneOutcome>>, lane: Lane, status: stri
 }
 
 /**
- * Every lane's outcome for `key` in a results folder. A test file run again for the same key (a
- * lane rerun on its own, in a later results file) counts by its latest run.
+ * Every lane's outcome for `key` in a results folder. A test run again for the same key (a lane
+ * rerun on its own, in a later results file) counts by its latest result; a test skipped there
+ * (a file run in parts, `-t`) keeps the result it has from another file.
  */
 export function lanesFromResults(folder: string, key: string): Partial<Record<Lane, LaneOutcome>> {
 	const lanes: Partial<Record<Lane, LaneOutcome>> = {};
@@ -91,14 +92,18 @@ export function lanesFromResults(folder: string, key: string): Partial<Record<La
 	const e2eFiles = readdirSync(folder)
 		.filter((file) => /^e2e(-.+)?\.json$/.test(file) && !file.startsWith('e2e-queue-'))
 		.sort((a, b) => statSync(join(folder, a)).mtimeMs - statSync(join(folder, b)).mtimeMs);
-	const latest = new Map<string, Array<{ lane: Lane; status: string }>>();
+	const latest = new Map<string, { lane: Lane; status: string }>();
 	for (const file of e2eFiles) {
 		for (const result of readJson<JestResults>(file)?.testResults ?? []) {
-			const mine = result.assertionResults.filter((assertion) => titleNames(assertion.ancestorTitles[0] ?? '', key));
-			if (mine.length) latest.set(result.name.split('/').pop() ?? result.name, mine.map((a) => ({ lane: laneOf(result.name, a), status: a.status })));
+			const testFile = result.name.split('/').pop() ?? result.name;
+			for (const assertion of result.assertionResults) {
+				if (!titleNames(assertion.ancestorTitles[0] ?? '', key)) continue;
+				const id = [testFile, ...assertion.ancestorTitles, assertion.title].join('\n');
+				if (assertion.status === 'passed' || assertion.status === 'failed' || !latest.has(id)) latest.set(id, { lane: laneOf(result.name, assertion), status: assertion.status });
+			}
 		}
 	}
-	for (const assertions of latest.values()) for (const { lane, status } of assertions) add(lanes, lane, status);
+	for (const { lane, status } of latest.values()) add(lanes, lane, status);
 	for (const [lane, file] of [['queue', `e2e-queue-${key}.json`], ['editor', `editor-${key}.json`]] as const) {
 		for (const result of readJson<JestResults>(file)?.testResults ?? []) {
 			for (const assertion of result.assertionResults) add(lanes, lane, assertion.status);

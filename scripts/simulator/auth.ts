@@ -117,6 +117,12 @@ export class AuthService {
 		this.issued.clear();
 	}
 
+	/** The id of the token in an Authorization header, if it is one of ours, valid or not (for the request log). */
+	tokenIdOf(header: string | undefined): string | undefined {
+		const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+		return match ? this.decode(match[1])?.jti : undefined;
+	}
+
 	/** Checks an Authorization header; throws a 401 with reason invalid_token or token_expired. */
 	verify(header: string | undefined): Principal {
 		const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');

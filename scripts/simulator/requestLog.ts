@@ -16,6 +16,8 @@ export interface RequestLogEntry {
 	tokenKind: TokenKind;
 	role?: Role;
 	tokenId?: string;
+	/** The token of a request refused with 401 (expired, revoked), when it was one the simulator issued. */
+	refusedTokenId?: string;
 	fault?: string;
 	durationMs: number;
 }

@@ -65,6 +65,8 @@ interface Exchange {
 	body?: Json;
 	tokenKind: TokenKind;
 	principal?: Principal;
+	/** Set when the Authorization header's token was refused. */
+	refusedTokenId?: string;
 	routeKind: string;
 	fault?: string;
 }
@@ -128,6 +130,7 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 			tokenKind: ex.tokenKind,
 			role: ex.principal?.role,
 			tokenId: ex.principal?.tokenId,
+			refusedTokenId: ex.refusedTokenId,
 			fault: ex.fault,
 			durationMs: Math.round((performance.now() - started) * 1000) / 1000,
 		});
@@ -175,7 +178,12 @@ function respond(sim: Simulator, router: Router, ex: Exchange, bodyText: string,
 function runRoute(sim: Simulator, route: Route, params: Record<string, string>, ex: Exchange, bodyText: string, req: IncomingMessage): Reply {
 	ex.routeKind = route.kind;
 	if (route.auth) {
-		ex.principal = sim.auth.verify(req.headers.authorization);
+		try {
+			ex.principal = sim.auth.verify(req.headers.authorization);
+		} catch (error) {
+			ex.refusedTokenId = sim.auth.tokenIdOf(req.headers.authorization);
+			throw error;
+		}
 		ex.tokenKind = ex.principal.kind;
 	}
 	ex.body = parseBody(bodyText);

@@ -87,7 +87,7 @@ describe('lanesFromResults', () => {
 		expect(lanesFromResults(folder, 'n8n-1.123')).toEqual({});
 	});
 
-	it('counts a test file run again for the key by its latest run', () => {
+	it('counts a test run again for the key by its latest result, and a file run in parts by each part', () => {
 		const rerun = join(folder, 'e2e-credential-rerun.json');
 		writeFileSync(
 			rerun,
@@ -95,10 +95,34 @@ describe('lanesFromResults', () => {
 		);
 		utimesSync(rerun, new Date(), new Date(Date.now() + 60_000));
 		try {
-			expect(lanesFromResults(folder, 'n8n-2.41').credential).toEqual({ passed: 1, failed: 0 });
+			// 'b' failed in e2e.json and passed when run again; 'a' keeps its result from e2e.json.
+			expect(lanesFromResults(folder, 'n8n-2.41').credential).toEqual({ passed: 2, failed: 0 });
 			expect(lanesFromResults(folder, 'n8n-2.41').package).toEqual({ passed: 1, failed: 0 });
 		} finally {
 			rmSync(rerun);
+		}
+		// .ci/run runs the schedulers' lanes in two parts (-t): each part skips the other's tests.
+		const part = join(folder, 'e2e-durable-default.json');
+		const title = "Personnel Data Trigger on n8n's schedulers (n8n-2.41)";
+		writeFileSync(
+			part,
+			JSON.stringify({
+				testResults: [
+					{
+						name: '/r/test/e2e/durableScheduler.e2e.test.ts',
+						assertionResults: [
+							{ ancestorTitles: [title], title: 'durable scheduler, durable cursors on: …', status: 'pending' },
+							{ ancestorTitles: [title], title: 'default scheduler: …', status: 'failed' },
+						],
+					},
+				],
+			}),
+		);
+		utimesSync(part, new Date(), new Date(Date.now() + 60_000));
+		try {
+			expect(lanesFromResults(folder, 'n8n-2.41')).toMatchObject({ durable: { passed: 1, failed: 0 }, exactlyOnce: { passed: 0, failed: 1 } });
+		} finally {
+			rmSync(part);
 		}
 	});
 });

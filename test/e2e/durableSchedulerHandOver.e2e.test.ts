@@ -18,9 +18,9 @@ import {
 	installFeatures,
 	n8nInstance,
 	importWorkflow,
-	nodeItems,
 	prepareUserFolder,
 	startServer,
+	triggerOutput,
 	waitForPublication,
 	type N8nServer,
 	type N8nUserFolder,
@@ -76,7 +76,7 @@ describe(`Personnel Data Trigger: n8n stopped at a poll's hand-over (${key})`, (
 			let server: N8nServer | undefined;
 			const delivered: Array<{ pair: string; marked: boolean }> = [];
 			const reader = new ExecutionReader(WORKFLOW, (execution) => {
-				for (const row of nodeItems(execution.data.resultData, NODE)) {
+				for (const row of triggerOutput(execution.data, NODE).items) {
 					const marked = (row._event as { possiblyRepeated?: unknown } | undefined)?.possiblyRepeated === true;
 					delivered.push({ pair: `${String(row.id)}@${String(row.updated_at)}`, marked });
 				}
@@ -133,7 +133,7 @@ describe(`Personnel Data Trigger: n8n stopped at a poll's hand-over (${key})`, (
 			const missing = made.filter((pair) => !seen.has(pair));
 			const repeatedUnmarked = [...unmarked].filter(([, n]) => n > 1).map(([pair]) => pair);
 			const marked = delivered.filter((entry) => entry.marked).length;
-			console.log(`${key} · ${label}: ${made.length} changes, ${delivered.length} items, ${marked} marked possiblyRepeated, ${missing.length} missing; stops: ${hits.join('; ')}`);
+			console.log(`${key} · ${label}: ${made.length} changes, ${delivered.length} items, ${marked} marked possiblyRepeated, ${missing.length} missing, executions ${JSON.stringify(reader.statuses())} (a crashed one keeps its items); stops: ${hits.join('; ')}`);
 			expect({ missing, repeatedUnmarked, unexpected: [...seen].filter((pair) => !made.includes(pair)), failed: reader.errors }).toEqual({
 				missing: [],
 				repeatedUnmarked: [],

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { ExecutionReader, nodeItems, TMP_DIR, type N8nServer } from '../../scripts/n8n/driver';
+import { ExecutionReader, TMP_DIR, triggerOutput, type N8nServer } from '../../scripts/n8n/driver';
 
 export const FLOWS = ['burst', 'capped', 'watch', 'backfill'] as const;
 export type Flow = (typeof FLOWS)[number];
@@ -83,7 +83,7 @@ export class Ledger {
 				this.delivered.set(flow, []);
 				this.perExecution.set(flow, []);
 				const reader = new ExecutionReader(workflowIds[flow], (execution) => {
-					const pairs = nodeItems(execution.data.resultData, NODE).map((row) => {
+					const pairs = triggerOutput(execution.data, NODE).items.map((row) => {
 						const pair = `${String(row.id)}@${String(row.updated_at)}`;
 						const event = row._event as { type?: unknown; possiblyRepeated?: unknown } | undefined;
 						this.types.set(`${flow}:${pair}`, String(event?.type));

@@ -133,6 +133,11 @@ describe('retry policy', () => {
 		expect(retryDelayMs({ status: 429, retryAfter: '1', message: '' }, 3)).toBe(1000);
 	});
 
+	it('a Retry-After of 0 (or a date already past) waits the backoff, not nothing', () => {
+		expect(retryDelayMs({ status: 429, retryAfter: '0', message: '' }, 1, () => 1)).toBe(HTTP.backoffBaseMs);
+		expect(retryDelayMs({ status: 429, retryAfter: new Date(0).toUTCString(), message: '' }, 2, () => 0)).toBe(HTTP.backoffBaseMs);
+	});
+
 	it('backs off exponentially with jitter', () => {
 		expect(retryDelayMs({ status: 503, message: '' }, 1, () => 0)).toBe(250);
 		expect(retryDelayMs({ status: 503, message: '' }, 3, () => 1)).toBe(2000);

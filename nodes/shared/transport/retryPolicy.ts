@@ -35,16 +35,21 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 }
 
 /**
- * The backoff used when the server names no delay. Production always uses HTTP's values; tests
- * may lower them (and must restore them) so that exhausting the attempts does not take seconds.
- * Retry-After is always honoured as sent, whatever these are.
+ * The backoff used when the server names no delay (or a delay of 0). Production always uses
+ * HTTP's values; tests may lower them (and must restore them) so that exhausting the attempts does
+ * not take seconds. A positive Retry-After is always honoured as sent, whatever these are.
  */
 export const backoffTiming = { baseMs: HTTP.backoffBaseMs as number, maxMs: HTTP.backoffMaxMs as number };
 
-/** Exponential backoff with jitter (50–100 % of the ceiling), unless the server said how long to wait. */
+/**
+ * Exponential backoff with jitter (50–100 % of the ceiling), unless the server said how long to
+ * wait. "Retry-After: 0" (or a date already past) counts as no delay named: every request in
+ * flight that was refused together would come back at once, meet the same limit and use up its
+ * attempts within milliseconds.
+ */
 export function retryDelayMs(failure: TransportFailure, attempt: number, random = Math.random): number {
 	const announced = retryAfterMs(failure.retryAfter);
-	if (announced !== undefined) return announced;
+	if (announced !== undefined && announced > 0) return announced;
 	const ceiling = Math.min(backoffTiming.maxMs, backoffTiming.baseMs * 2 ** (attempt - 1));
 	return Math.round(ceiling * (0.5 + random() / 2));
 }

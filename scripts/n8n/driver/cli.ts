@@ -189,6 +189,24 @@ export function nodeItems(
 	return (runs[runIndex]?.data?.main?.[output] ?? []).map((item) => item.json);
 }
 
+/**
+ * The items a poll trigger handed to an execution. n8n stores a poll's items with the new
+ * execution (its `nodeExecutionStack`) before running it; an execution n8n was running when it
+ * stopped is kept as "crashed" without run data, its items still there (retryable from n8n's
+ * executions list). `ran` says whether the trigger's run was recorded.
+ */
+export function triggerOutput(
+	data: RunExecutionData,
+	nodeName: string,
+): { items: Array<Record<string, unknown>>; ran: boolean } {
+	if (data.resultData.runData[nodeName]) return { items: nodeItems(data.resultData, nodeName), ran: true };
+	const stack = (data.executionData as { nodeExecutionStack?: Array<{ node?: { name?: string }; data?: { main?: Array<NodeItem[] | null> } }> } | undefined)
+		?.nodeExecutionStack;
+	const entry = stack?.find((candidate) => candidate.node?.name === nodeName);
+	if (!entry) throw new Error(`node "${nodeName}" neither ran nor waits in the execution (ran: ${Object.keys(data.resultData.runData).join(', ')})`);
+	return { items: (entry.data?.main?.[0] ?? []).map((item) => item.json), ran: false };
+}
+
 /** The error a node ended with, if any. */
 export function nodeError(result: { runData: Record<string, NodeRun[]> }, nodeName: string, runIndex = 0) {
 	return result.runData[nodeName]?.[runIndex]?.error;

@@ -52,8 +52,13 @@ export function isFinished(execution: ExecutionSummary): boolean {
 export class ExecutionReader {
 	/** Status of each execution read, by id. */
 	private readonly done = new Map<string, string>();
-	/** The error message of each execution that did not succeed (what n8n shows on it). */
+	/** The error message of each execution that failed or was cancelled (what n8n shows on it). */
 	readonly errors: string[] = [];
+	/**
+	 * Executions n8n was running when it stopped, kept as "crashed": their items are stored with
+	 * them (cli.ts triggerOutput), retryable from n8n's executions list; not a failure of the node.
+	 */
+	readonly crashed: string[] = [];
 
 	constructor(
 		private readonly workflowId: string,
@@ -72,7 +77,8 @@ export class ExecutionReader {
 			}
 			const details = await server.getExecution(id);
 			this.done.set(id, details.status);
-			if (details.status !== 'success') this.errors.push(`${id} ${details.status}: ${details.data?.resultData?.error?.message ?? '(no message)'}`);
+			if (details.status === 'crashed') this.crashed.push(id);
+			else if (details.status !== 'success') this.errors.push(`${id} ${details.status}: ${details.data?.resultData?.error?.message ?? '(no message)'}`);
 			this.read(details);
 		}
 		return { running };

@@ -181,6 +181,8 @@ async function startServerOnce(
 		);
 	}
 
+	// A refused connection says little by itself: the error names the process's state and the end
+	// of its log (n8n exiting on its own is what a test needs to see).
 	const request = (method: string, urlPath: string, body?: unknown) =>
 		fetch(`${baseUrl}${urlPath}`, {
 			method,
@@ -190,6 +192,10 @@ async function startServerOnce(
 				...(body === undefined ? {} : { 'content-type': 'application/json' }),
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
+		}).catch((error: unknown) => {
+			const cause = (error as { cause?: unknown }).cause;
+			const state = exited !== undefined || child.exitCode !== null ? `n8n exited (code ${String(exited ?? child.exitCode)}, signal ${String(child.signalCode)})` : 'n8n still running';
+			throw new Error(`${method} ${urlPath}: ${String(error)}${cause ? ` (${String(cause)})` : ''}; ${state}; its log ends:\n${logs().slice(-4000)}`);
 		});
 	const rest = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
 		const r = await request(method, urlPath, body);

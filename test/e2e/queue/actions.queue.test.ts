@@ -23,7 +23,7 @@ import {
 	type ExecutionDetails,
 	type WorkflowFile,
 } from '../../../scripts/n8n/driver';
-import { PROCESS_NAME_VARIABLE, startQueueCluster, WORKER_CONCURRENCY, type QueueCluster } from '../queue';
+import { PROCESS_NAME_VARIABLE, startQueueCluster, type QueueCluster } from '../queue';
 import { actionNode, linkedWorkflow, setFieldNode, webhookNode, type CredentialRef } from '../../../scripts/n8n/driver/workflowBuilders';
 import { credentialFile, provisioningReport, type ProvisioningReport } from './measure';
 
@@ -182,9 +182,12 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 	let tokenReport: ProvisioningReport;
 
 	test('short-lived tokens while executions run on 2 workers: all succeed, provisioning bounded per lifetime', async () => {
-		// 2 s tokens live 1–2 s (whole-second expiry); with 700 ms per request an execution (one
-		// write, four pages) takes about 3.5 s, so the 20 executions outlive several tokens.
-		const ttlSeconds = 2;
+		// 3 s tokens live 2–3 s (whole-second expiry); with 700 ms per request an execution (one
+		// write, four pages) takes about 3.5 s, so the 20 executions outlive several tokens. Tokens
+		// of 2 s (1–2 s, not much more than one request) made a worker renew more than once per
+		// lifetime now and then: a request whose adopted tokens keep expiring in flight renews on
+		// its own after three rounds (tokens.ts MAX_ADOPTIONS).
+		const ttlSeconds = 3;
 		sim().setTokenTtl(ttlSeconds);
 		sim().setFaults({ latencyMs: 700, applyToProvisioning: false });
 		sim().resetStats();
@@ -215,9 +218,12 @@ describe(`the action node on n8n workers (queue mode, ${key})`, () => {
 
 		// At most one provisioning per worker process per token lifetime.
 		expect(tokenReport.maxProvisioningsPerLifetime).toBeLessThanOrEqual(WORKERS);
-		// No 401 storm: a renewal follows at most one 401 per request the worker had in flight
-		// when its token expired (its concurrency) plus the one that triggers it.
-		expect(tokenReport.unauthorized).toBeLessThanOrEqual(tokenReport.provisionings * (WORKER_CONCURRENCY + 1));
+		// No 401 storm: once a 401 for a token is answered, no process sends that token again (it
+		// renews, or adopts the renewed one). The 401s of requests in flight when it expired are
+		// counted in the report, each refused once.
+		expect(tokenReport.unauthorized).toBeGreaterThan(0);
+		expect(tokenReport.refusedNamed).toBe(tokenReport.unauthorized);
+		expect(tokenReport.refusedAfterLearnt).toBe(0);
 		expect(tokenReport.provisionings).toBeGreaterThan(WORKERS); // the run did outlive tokens
 	});
 });

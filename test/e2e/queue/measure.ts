@@ -35,6 +35,16 @@ export interface ProvisioningReport {
 	 */
 	maxProvisioningsPerLifetime: number;
 	maxUnauthorizedPerLifetime: number;
+	/**
+	 * 401s for a token that arrived more than REFUSAL_LEARNT_MS after the first 401 for that token
+	 * was answered: a process that sends a token it was told is refused (a 401 storm). A 401 for a
+	 * request already on its way when the token expired is not one: with a 700 ms server and
+	 * 1–2 s tokens many requests expire in flight (every one the node had in flight, Return All's
+	 * ranges included), each refused once and sent again with the renewed token.
+	 */
+	refusedAfterLearnt: number;
+	/** 401s whose token the simulator could name (all of them, unless a token was malformed). */
+	refusedNamed: number;
 	/** Requests served per issued access token (min / max over the tokens used). */
 	requestsPerToken: { tokens: number; min: number; max: number };
 }
@@ -48,6 +58,19 @@ function maxInWindow(times: readonly number[], windowMicros: number): number {
 		best = Math.max(best, end - start + 1);
 	}
 	return best;
+}
+
+/** How long a process may take to act on a 401 (its answer read, the event loop busy): 1 s. */
+const REFUSAL_LEARNT_MS = 1000;
+
+function refusedAfterLearnt(unauthorized: readonly RequestLogEntry[], at: (r: RequestLogEntry) => number): number {
+	const firstAnswer = new Map<string, number>();
+	for (const r of unauthorized) {
+		if (!r.refusedTokenId) continue;
+		const answered = at(r) + r.durationMs * 1000;
+		firstAnswer.set(r.refusedTokenId, Math.min(firstAnswer.get(r.refusedTokenId) ?? Infinity, answered));
+	}
+	return unauthorized.filter((r) => r.refusedTokenId !== undefined && at(r) > (firstAnswer.get(r.refusedTokenId) ?? Infinity) + REFUSAL_LEARNT_MS * 1000).length;
 }
 
 export function provisioningReport(requests: readonly RequestLogEntry[], tokenTtlSeconds: number): ProvisioningReport {
@@ -69,6 +92,8 @@ export function provisioningReport(requests: readonly RequestLogEntry[], tokenTt
 		unauthorized: unauthorized.length,
 		maxProvisioningsPerLifetime: maxInWindow(refreshes.map(at), window),
 		maxUnauthorizedPerLifetime: maxInWindow(unauthorized.map(at), window),
+		refusedAfterLearnt: refusedAfterLearnt(unauthorized, at),
+		refusedNamed: unauthorized.filter((r) => r.refusedTokenId !== undefined).length,
 		requestsPerToken: { tokens: counts.length, min: counts.length ? Math.min(...counts) : 0, max: counts.length ? Math.max(...counts) : 0 },
 	};
 }

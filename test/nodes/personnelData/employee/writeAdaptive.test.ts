@@ -75,6 +75,20 @@ describe('Personnel Data, version 2: writes at the defaults, adaptive', () => {
 		]);
 	});
 
+	it('a server that takes one write at a time and answers 429 with Retry-After: 0: every row written once, the retries spaced out', async () => {
+		// "Retry after 0 s" repeated at once by every request in flight would meet the same limit
+		// each time and use up the attempts within milliseconds: a 429 that names no wait (or 0)
+		// waits the backoff, and pauses the run's other requests with it.
+		sim().setFaults({ latencyMs: LATENCY_MS, applyToProvisioning: false, maxInFlight: 1, retryAfterSeconds: 0 });
+		const rows = Array.from({ length: 24 }, (_, index) => ({ employee_number: freshNumber(), first_name: 'One', last_name: `At a time ${index}` }));
+		const result = await run(bed, { resource: 'employee', operation: 'create', columns: automatically(), options: {} }, { ...V2, items: items(rows) });
+		expect(result.error).toBeUndefined();
+		expect(outputOf(result).map((item) => item.json.employee_number)).toEqual(rows.map((row) => row.employee_number));
+		const accepted = writes().filter((entry) => entry.status < 300);
+		expect(accepted).toHaveLength(24);
+		for (const row of rows) expect(stored(row.employee_number)).toHaveLength(1);
+	});
+
 	it('On Error at Stop: a slow failure while later items were in flight; the error names the later items that were done', async () => {
 		const records = existing(6);
 		const failing = String(records[1].id);
