@@ -192,19 +192,15 @@ export function nodeItems(
 /**
  * The items a poll trigger handed to an execution. n8n stores a poll's items with the new
  * execution (its `nodeExecutionStack`) before running it; an execution n8n was running when it
- * stopped is kept as "crashed" without run data, its items still there (retryable from n8n's
- * executions list). `ran` says whether the trigger's run was recorded.
+ * stopped is kept as "crashed" without run data, its items still there.
  */
-export function triggerOutput(
-	data: RunExecutionData,
-	nodeName: string,
-): { items: Array<Record<string, unknown>>; ran: boolean } {
-	if (data.resultData.runData[nodeName]) return { items: nodeItems(data.resultData, nodeName), ran: true };
+export function triggerOutput(data: RunExecutionData, nodeName: string): { items: Array<Record<string, unknown>> } {
+	if (data.resultData.runData[nodeName]) return { items: nodeItems(data.resultData, nodeName) };
 	const stack = (data.executionData as { nodeExecutionStack?: Array<{ node?: { name?: string }; data?: { main?: Array<NodeItem[] | null> } }> } | undefined)
 		?.nodeExecutionStack;
 	const entry = stack?.find((candidate) => candidate.node?.name === nodeName);
 	if (!entry) throw new Error(`node "${nodeName}" neither ran nor waits in the execution (ran: ${Object.keys(data.resultData.runData).join(', ')})`);
-	return { items: (entry.data?.main?.[0] ?? []).map((item) => item.json), ran: false };
+	return { items: (entry.data?.main?.[0] ?? []).map((item) => item.json) };
 }
 
 /** The error a node ended with, if any. */

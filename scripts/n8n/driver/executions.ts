@@ -56,7 +56,7 @@ export class ExecutionReader {
 	readonly errors: string[] = [];
 	/**
 	 * Executions n8n was running when it stopped, kept as "crashed": their items are stored with
-	 * them (cli.ts triggerOutput), retryable from n8n's executions list; not a failure of the node.
+	 * them (cli.ts triggerOutput), shown in n8n's executions list; not a failure of the node.
 	 */
 	readonly crashed: string[] = [];
 
