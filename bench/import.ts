@@ -273,6 +273,18 @@ export function importMarkdown(outcome: ImportOutcome): string {
 	].join('\n');
 }
 
+/** The node's first import ÷ the HTTP Request nodes', medians, at each latency measured. */
+export function firstImportRatios(outcome: ImportOutcome): Array<{ latencyMs: number; ratio: number }> {
+	if (outcome.kind === 'skipped') return [];
+	const figures = importFigures(outcome).filter((figure) => figure.pass === 1);
+	return figures
+		.filter((figure) => figure.variant === 'node')
+		.flatMap((node) => {
+			const http = figures.find((figure) => figure.variant === 'http' && figure.latencyMs === node.latencyMs);
+			return http ? [{ latencyMs: node.latencyMs, ratio: node.executionMs.median / http.executionMs.median }] : [];
+		});
+}
+
 /** Rows for the bench's Targets table. */
 export function importTargets(outcome: ImportOutcome): string[][] {
 	if (outcome.kind === 'skipped') return [['HR import in real n8n', `not measured (${outcome.reason})`]];

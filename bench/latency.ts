@@ -5,12 +5,14 @@
  *
  * `npm run bench -- --latency` runs it alone and writes bench/results/latency.json and latency.md
  * (BENCH_LATENCIES=0,20,150, BENCH_LATENCY_REPS=5, BENCH_N8N_KEY as for the other real-n8n runs).
+ * Then Return All of a large list (BENCH_LATENCY_LARGE=100000 records, 0 to skip) at
+ * BENCH_LATENCY_LARGE_AT=150 ms, with and without an order, the same repetitions.
  */
 import type { N8nUserFolder } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import { median } from './common';
 import type { N8nOutcome, N8nRun, VariantName } from './variants';
-import { JITTER_SHARE, VARIANTS } from './variants';
+import { GET_BY_ID_ITEMS, JITTER_SHARE, VARIANTS } from './variants';
 
 export const DEFAULT_LATENCIES = [0, 20, 150];
 /** Which HTTP Request variant each Personnel Data variant is compared with. */
@@ -21,18 +23,53 @@ export const PAIRS: Array<[VariantName, VariantName]> = [
 	['pdGetById', 'httpGetById'],
 ];
 
-export function latenciesFromEnv(): number[] {
-	const given = process.env.BENCH_LATENCIES?.split(',').map((value) => Number(value.trim()));
-	if (!given || given.length === 0) return DEFAULT_LATENCIES;
-	if (given.some((value) => !Number.isFinite(value) || value < 0)) throw new Error('BENCH_LATENCIES: expected comma-separated milliseconds, e.g. 0,20,150');
+/** The large list: Return All only (Get by ID reads the first 1,000 ids of the small list). */
+export const LARGE_DEFAULT = { n: 100_000, latencies: [150], variants: ['pdSimplifyOn', 'pdOrdered', 'http'] as VariantName[] };
+
+function millisecondsFromEnv(name: string, fallback: number[]): number[] {
+	const given = process.env[name]?.split(',').map((value) => Number(value.trim()));
+	if (!given || given.length === 0) return fallback;
+	if (given.some((value) => !Number.isFinite(value) || value < 0)) throw new Error(`${name}: expected comma-separated milliseconds, e.g. 0,20,150`);
 	return given;
+}
+
+export function latenciesFromEnv(): number[] {
+	return millisecondsFromEnv('BENCH_LATENCIES', DEFAULT_LATENCIES);
+}
+
+/** The large list's plan from BENCH_LATENCY_LARGE (records; 0 skips it) and BENCH_LATENCY_LARGE_AT (ms). */
+export function largeFromEnv(): LatencyPlan['large'] {
+	const n = Number(process.env.BENCH_LATENCY_LARGE ?? LARGE_DEFAULT.n);
+	if (!Number.isInteger(n) || n < 0) throw new Error('BENCH_LATENCY_LARGE: expected a number of records, e.g. 100000 (0 skips the large list)');
+	if (n === 0) return undefined;
+	return { ...LARGE_DEFAULT, n, latencies: millisecondsFromEnv('BENCH_LATENCY_LARGE_AT', LARGE_DEFAULT.latencies) };
+}
+
+export interface LatencyPlan {
+	latencies: number[];
+	variants: VariantName[];
+	reps: number;
+	/** Records in the list the variants read (Get by ID reads the first 1,000 ids of it). */
+	n: number;
+	/** Then these variants over a larger list, at these latencies, `reps` rotations each. */
+	large?: { n: number; latencies: number[]; variants: VariantName[] };
 }
 
 type RunVariant = (folder: N8nUserFolder, control: SimulatorClient, variant: VariantName) => Promise<N8nRun>;
 
-/** Every latency, `reps` rotations of the variants each; latency 0 has no jitter. */
-export async function runLatencyAxis(
-	plan: { latencies: number[]; variants: VariantName[]; reps: number },
+/** Every latency, `reps` rotations of the variants each (latency 0 has no jitter); then the large list. */
+export async function runLatencyAxis(plan: LatencyPlan, folder: N8nUserFolder, control: SimulatorClient, log: (message: string) => void, runVariant: RunVariant): Promise<N8nRun[]> {
+	const runs = await rotations({ ...plan, employees: plan.n }, folder, control, log, runVariant);
+	if (plan.large) {
+		log(`Return All of ${plan.large.n.toLocaleString('en-US')} employees: ${plan.large.variants.join(', ')}`);
+		await control.reset({ sizes: { employees: plan.large.n } });
+		runs.push(...(await rotations({ ...plan.large, reps: plan.reps, employees: plan.large.n }, folder, control, log, runVariant)));
+	}
+	return runs;
+}
+
+async function rotations(
+	plan: { latencies: number[]; variants: VariantName[]; reps: number; employees: number },
 	folder: N8nUserFolder,
 	control: SimulatorClient,
 	log: (message: string) => void,
@@ -40,12 +77,12 @@ export async function runLatencyAxis(
 ): Promise<N8nRun[]> {
 	const runs: N8nRun[] = [];
 	for (const latencyMs of plan.latencies) {
-		log(`latency ${latencyMs} ms (+ up to ${Math.round(latencyMs * JITTER_SHARE)} ms jitter): ${plan.reps} × ${plan.variants.length} executions`);
+		log(`latency ${latencyMs} ms (+ up to ${Math.round(latencyMs * JITTER_SHARE)} ms jitter), ${plan.employees.toLocaleString('en-US')} employees: ${plan.reps} × ${plan.variants.length} executions`);
 		await control.setFaults({ latencyMs, jitterMs: latencyMs * JITTER_SHARE, applyToProvisioning: false });
 		try {
 			for (let rep = 0; rep < plan.reps; rep++) {
 				for (const variant of plan.variants.map((_, i) => plan.variants[(i + rep) % plan.variants.length])) {
-					const run = { ...(await runVariant(folder, control, variant)), latencyMs };
+					const run = { ...(await runVariant(folder, control, variant)), latencyMs, employees: plan.employees };
 					log(`  ${latencyMs} ms, rep ${rep + 1}: ${variant} ${Math.round(run.executionMs)} ms, ${run.items} items, ${run.requests} requests`);
 					runs.push(run);
 				}
@@ -64,6 +101,8 @@ const table = (headers: string[], rows: string[][]): string =>
 export interface LatencyFigure {
 	n8nVersion: string;
 	latencyMs: number;
+	/** Records in the list (absent in results from before the large list). */
+	employees?: number;
 	variant: VariantName;
 	reference: VariantName;
 	/** Paired: each repetition's node time ÷ the reference's node time in the same repetition. */
@@ -79,8 +118,9 @@ export function latencyFigures(outcomes: readonly N8nOutcome[]): LatencyFigure[]
 	const figures: LatencyFigure[] = [];
 	for (const outcome of outcomes) {
 		if (outcome.kind !== 'n8n' || !outcome.latencyRuns) continue;
-		for (const latencyMs of [...new Set(outcome.latencyRuns.map((run) => run.latencyMs ?? 0))]) {
-			const at = outcome.latencyRuns.filter((run) => (run.latencyMs ?? 0) === latencyMs);
+		const lists = [...new Set(outcome.latencyRuns.map((run) => `${run.employees ?? 0}/${run.latencyMs ?? 0}`))];
+		for (const [employees, latencyMs] of lists.map((list) => list.split('/').map(Number))) {
+			const at = outcome.latencyRuns.filter((run) => (run.latencyMs ?? 0) === latencyMs && (run.employees ?? 0) === employees);
 			for (const [variant, reference] of PAIRS) {
 				const mine = at.filter((run) => run.variant === variant);
 				const theirs = at.filter((run) => run.variant === reference);
@@ -90,6 +130,7 @@ export function latencyFigures(outcomes: readonly N8nOutcome[]): LatencyFigure[]
 				figures.push({
 					n8nVersion: outcome.n8nVersion,
 					latencyMs,
+					employees: employees || undefined,
 					variant,
 					reference,
 					ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
@@ -104,10 +145,26 @@ export function latencyFigures(outcomes: readonly N8nOutcome[]): LatencyFigure[]
 	return figures;
 }
 
-export function latencyMarkdown<Import>(figures: readonly LatencyFigure[], imports: readonly Import[], importMarkdown: (outcome: Import) => string): string {
+/** Issue 38's targets at 150 ms: ratios against the HTTP Request node(s) in the same n8n and run. */
+export const LATENCY_TARGETS = { atMs: 150, returnAllNoOrder: 0.5, getById: 0.3, firstImport: 1.2 };
+
+/** The targets table's rows: each measured figure the targets name, met or not. */
+export function latencyTargets(figures: readonly LatencyFigure[], firstImports: ReadonlyArray<{ n8nVersion: string; latencyMs: number; ratio: number }>): string[][] {
+	const { atMs } = LATENCY_TARGETS;
+	const mark = (ratio: number, most: number) => `${ratio <= most ? 'yes' : '**no**'} (${fixed(ratio)}×)`;
+	const at = figures.filter((figure) => figure.latencyMs === atMs);
+	return [
+		...at.filter((figure) => figure.variant === 'pdSimplifyOn').map((figure) => [`n8n ${figure.n8nVersion}: Return All of ${(figure.employees ?? 0).toLocaleString('en-US')}, no order, ${atMs} ms: ≤ ${LATENCY_TARGETS.returnAllNoOrder}×`, mark(figure.ratio.median, LATENCY_TARGETS.returnAllNoOrder)]),
+		...at.filter((figure) => figure.variant === 'pdGetById').map((figure) => [`n8n ${figure.n8nVersion}: Get by ID of ${GET_BY_ID_ITEMS.toLocaleString('en-US')}, ${atMs} ms: ≤ ${LATENCY_TARGETS.getById}×`, mark(figure.ratio.median, LATENCY_TARGETS.getById)]),
+		...firstImports.filter((each) => each.latencyMs === atMs).map((each) => [`n8n ${each.n8nVersion}: first import of 1,000 rows, ${atMs} ms: ≤ ${LATENCY_TARGETS.firstImport}×`, mark(each.ratio, LATENCY_TARGETS.firstImport)]),
+	];
+}
+
+export function latencyMarkdown<Import>(figures: readonly LatencyFigure[], imports: readonly Import[], importMarkdown: (outcome: Import) => string, targets: string[][] = []): string {
 	const rows = figures.map((figure) => [
 		figure.n8nVersion,
 		figure.latencyMs === 0 ? 'none' : `${figure.latencyMs} ms (+ ≤ ${Math.round(figure.latencyMs * JITTER_SHARE)} ms jitter)`,
+		figure.variant === 'pdGetById' ? `${GET_BY_ID_ITEMS.toLocaleString('en-US')} items` : figure.employees === undefined ? '—' : figure.employees.toLocaleString('en-US'),
 		VARIANTS[figure.variant],
 		VARIANTS[figure.reference],
 		String(figure.requests),
@@ -117,8 +174,9 @@ export function latencyMarkdown<Import>(figures: readonly LatencyFigure[], impor
 	]);
 	return [
 		'## Benchmark: latency axis (inside real n8n)',
+		...(targets.length > 0 ? ['### Targets', table(['target (ratio against the HTTP Request node, paired median)', 'met'], targets)] : []),
 		'Latency (and jitter) added by the simulator to every API request, token requests excepted. Node times are the measured nodes\' `executionTime`; the ratio is paired: each repetition\'s Personnel Data time ÷ the HTTP Request node\'s in the same repetition, median (range).',
-		table(['n8n', 'latency', 'Personnel Data variant', 'compared with', 'requests', 'node ms / reference ms (medians)', 'ratio, paired median (range)', 'repetitions'], rows),
+		table(['n8n', 'latency', 'employees read', 'Personnel Data variant', 'compared with', 'requests', 'node ms / reference ms (medians)', 'ratio, paired median (range)', 'repetitions'], rows),
 		...imports.map(importMarkdown),
 	].join('\n\n');
 }

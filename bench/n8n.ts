@@ -29,7 +29,7 @@ import {
 } from '../scripts/n8n/driver';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import { REPO_ROOT } from './common';
-import { runLatencyAxis } from './latency';
+import { runLatencyAxis, type LatencyPlan } from './latency';
 import { GET_BY_ID_ITEMS, HEADER_CREDENTIAL, MEASURED_NODES, PD_CREDENTIAL, VARIANTS, WORKFLOW_IDS, workflows } from './variants';
 import type { HelperProbe, N8nOutcome, N8nRun, N8nSection, VariantName } from './variants';
 
@@ -223,8 +223,8 @@ export interface N8nPlan {
 	variants: VariantName[];
 	/** Return All of this many employees once (omit to skip). */
 	largeN?: number;
-	/** The latency axis: these variants at each latency (ms, jitter ±10 % added), `latencyReps` rotations each. */
-	latency?: { latencies: number[]; variants: VariantName[]; reps: number; n: number };
+	/** The latency axis (bench/latency.ts): these variants at each latency, jitter added, `reps` rotations each. */
+	latency?: LatencyPlan;
 }
 
 /** `npm run build`: the package n8n loads is packed from dist/, which must match the sources. */

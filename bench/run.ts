@@ -29,8 +29,8 @@ import {
 } from './common';
 import { writeBlock } from '../scripts/docs/generatedBlock';
 import { BENCHMARK_BLOCK, BENCHMARK_PAGE } from './page';
-import { importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
-import { latenciesFromEnv, latencyFigures, latencyMarkdown } from './latency';
+import { firstImportRatios, importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
+import { largeFromEnv, latenciesFromEnv, latencyFigures, latencyMarkdown, latencyTargets } from './latency';
 import { n8nSectionKeys, runN8nSection, type N8nPlan } from './n8n';
 import { batchedTargets, memoryFigures, perItemOverheadMs, wall, type MemoryFigures } from './figures';
 import { fixed, int, mark, table } from './markdown';
@@ -53,7 +53,7 @@ import type { N8nOutcome, VariantName } from './variants';
 
 /**
  * `--latency`: Return All (10,000; at the defaults, ordered by Inserted At, ordered by Last Name), Get by ID (1,000) and the HR import inside real n8n at each
- * latency of BENCH_LATENCIES, paired with the HTTP Request nodes; results in bench/results/latency.*.
+ * latency of BENCH_LATENCIES, then Return All of 100,000 at 150 ms (bench/latency.ts), paired with the HTTP Request nodes; results in bench/results/latency.*.
  */
 async function runLatencyOnly(plan: Plan): Promise<void> {
 	const started = performance.now();
@@ -63,7 +63,7 @@ async function runLatencyOnly(plan: Plan): Promise<void> {
 	const latencies = latenciesFromEnv();
 	const reps = Number(process.env.BENCH_LATENCY_REPS ?? (plan.quick ? 1 : 5));
 	const variants = (process.env.BENCH_N8N_VARIANTS ? ALL_VARIANTS : ['pdSimplifyOn', 'pdOrdered', 'pdOrderedByName', 'http', 'pdGetById', 'httpGetById']) as VariantName[];
-	const n8nPlan: N8nPlan = { n: 10_000, reps: 0, variants: [], latency: { latencies, variants, reps, n: 10_000 } };
+	const n8nPlan: N8nPlan = { n: 10_000, reps: 0, variants: [], latency: { latencies, variants, reps, n: 10_000, large: largeFromEnv() } };
 	const outcomes: N8nOutcome[] = [];
 	const imports: ImportOutcome[] = [];
 	try {
@@ -76,7 +76,8 @@ async function runLatencyOnly(plan: Plan): Promise<void> {
 		await sim.stop();
 	}
 	const figures = latencyFigures(outcomes);
-	const markdown = `${latencyMarkdown(figures, imports, importMarkdown)}\n\n${fixed((performance.now() - started) / 1000, 0)} s in all (\`npm run bench -- --latency\`, ${reps} repetition(s), latencies ${latencies.join(', ')} ms).\n`;
+	const firstImports = imports.flatMap((outcome) => (outcome.kind === 'skipped' ? [] : firstImportRatios(outcome).map((each) => ({ ...each, n8nVersion: outcome.n8nVersion }))));
+	const markdown = `${latencyMarkdown(figures, imports, importMarkdown, latencyTargets(figures, firstImports))}\n\n${fixed((performance.now() - started) / 1000, 0)} s in all (\`npm run bench -- --latency\`, ${reps} repetition(s), latencies ${latencies.join(', ')} ms).\n`;
 	process.stdout.write(markdown);
 	const folder = join(REPO_ROOT, 'bench/results');
 	mkdirSync(folder, { recursive: true });

@@ -82,6 +82,8 @@ export interface N8nRun {
 	crashedAtExit: boolean;
 	/** Latency added to every API request for this run (ms; absent: none). */
 	latencyMs?: number;
+	/** Employees in the simulator for this run (the latency axis; absent elsewhere). */
+	employees?: number;
 }
 
 export interface N8nSection {

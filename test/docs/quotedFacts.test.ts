@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import { checkQuotedFacts, QUOTED_FACTS } from '../../scripts/docs/quotedFacts';
 
 const ROOT = join(__dirname, '../..');
@@ -23,10 +24,10 @@ describe('numbers the docs quote from the code', () => {
 		expect(misquotes.map(({ line, fact, quoted, expected }) => `${line} ${fact}: ${quoted} ≠ ${expected}`)).toEqual([
 			'3 Get: Concurrency default: 2 ≠ 1',
 			'3 Get: Concurrency ceiling: 12 ≠ 10',
-			'5 Writes: Concurrency default: 1 ≠ 32',
-			'5 Writes: Concurrency ceiling: 10 ≠ 64',
-			'7 Writes: Concurrency default: 16 ≠ 32',
-			'7 Writes: Concurrency ceiling: 50 ≠ 64',
+			`5 Writes: Concurrency default: 1 ≠ ${WRITE_CONCURRENCY_DEFAULT}`,
+			`5 Writes: Concurrency ceiling: 10 ≠ ${WRITE_CONCURRENCY_MAX}`,
+			`7 Writes: Concurrency default: 16 ≠ ${WRITE_CONCURRENCY_DEFAULT}`,
+			`7 Writes: Concurrency ceiling: 50 ≠ ${WRITE_CONCURRENCY_MAX}`,
 			'7 Writes: adaptive start: 8 ≠ 4',
 			'9 Batched reads: list requests in flight: 3 ≠ 10',
 			'11 Batched reads: list requests in flight: 3 ≠ 10',
