@@ -147,6 +147,8 @@ export function latencyFigures(outcomes: readonly N8nOutcome[]): LatencyFigure[]
 
 /** Issue 38's targets at 150 ms: ratios against the HTTP Request node(s) in the same n8n and run. */
 export const LATENCY_TARGETS = { atMs: 150, returnAllNoOrder: 0.5, getById: 0.3, firstImport: 1.2 };
+/** The first import closer to the server: no worse than before issue 38 (0 and 20 ms). */
+export const FIRST_IMPORT_BEFORE: Record<number, number> = { 0: 0.36, 20: 0.38 };
 
 /** The targets table's rows: each measured figure the targets name, met or not. */
 export function latencyTargets(figures: readonly LatencyFigure[], firstImports: ReadonlyArray<{ n8nVersion: string; latencyMs: number; ratio: number }>): string[][] {
@@ -157,6 +159,9 @@ export function latencyTargets(figures: readonly LatencyFigure[], firstImports: 
 		...at.filter((figure) => figure.variant === 'pdSimplifyOn').map((figure) => [`n8n ${figure.n8nVersion}: Return All of ${(figure.employees ?? 0).toLocaleString('en-US')}, no order, ${atMs} ms: ≤ ${LATENCY_TARGETS.returnAllNoOrder}×`, mark(figure.ratio.median, LATENCY_TARGETS.returnAllNoOrder)]),
 		...at.filter((figure) => figure.variant === 'pdGetById').map((figure) => [`n8n ${figure.n8nVersion}: Get by ID of ${GET_BY_ID_ITEMS.toLocaleString('en-US')}, ${atMs} ms: ≤ ${LATENCY_TARGETS.getById}×`, mark(figure.ratio.median, LATENCY_TARGETS.getById)]),
 		...firstImports.filter((each) => each.latencyMs === atMs).map((each) => [`n8n ${each.n8nVersion}: first import of 1,000 rows, ${atMs} ms: ≤ ${LATENCY_TARGETS.firstImport}×`, mark(each.ratio, LATENCY_TARGETS.firstImport)]),
+		...firstImports
+			.filter((each) => FIRST_IMPORT_BEFORE[each.latencyMs] !== undefined)
+			.map((each) => [`n8n ${each.n8nVersion}: first import of 1,000 rows, ${each.latencyMs} ms: no worse than before (≤ ${FIRST_IMPORT_BEFORE[each.latencyMs]}×)`, mark(each.ratio, FIRST_IMPORT_BEFORE[each.latencyMs])]),
 	];
 }
 

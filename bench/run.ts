@@ -70,7 +70,7 @@ async function runLatencyOnly(plan: Plan): Promise<void> {
 		const keys = n8nSectionKeys();
 		for (const key of keys.length > 0 ? keys : [undefined]) {
 			outcomes.push(await runN8nSection(n8nPlan, source, control, log, key, false));
-			if (process.env.BENCH_LATENCY_IMPORT !== '0') imports.push(await runImportSection({ reps: 0, latencyMs: 0, latencies, latencyReps: reps, key }, source, control, log));
+			if (process.env.BENCH_LATENCY_IMPORT !== '0') imports.push(await runImportSection({ reps: latencies.includes(0) ? reps : 0, latencyMs: 0, latencies, latencyReps: reps, key }, source, control, log));
 		}
 	} finally {
 		await sim.stop();
