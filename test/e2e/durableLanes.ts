@@ -6,9 +6,9 @@
  *
  * - burst:    Employee Mappings, On Activation → Resume. A burst spread over many timestamps, a
  *             burst at one timestamp (a bulk import), small changes around them.
- * - capped:   the same changes, Max Changes per Poll 500: the one-timestamp burst is cut inside
- *             the group by the cap and by the poll budget, and later changes come after it (the
- *             trigger once stalled there, issue 35).
+ * - capped:   the same changes, Max Changes per Poll CAPPED_MAX_CHANGES: the one-timestamp burst
+ *             is cut inside the group by the cap (four times) and by the poll budget, and later
+ *             changes come after it (the trigger once stalled there, issue 35).
  * - watch:    Employees, Watch Fields `last_name`: a baseline longer than n8n's poll timeout,
  *             read over several polls (Time Budget per Poll 3 s); renames are sent, phone number
  *             changes are not.
@@ -33,6 +33,11 @@ import { FLOWS, Ledger, NODE, type Flow, type LaneResult } from './ledger';
 /** Sizes (records) and pace; the file header explains the choice. */
 export const SIZES = { burst: 4000, employees: 6000, competences: 4500, backfill: 4000, small: 20, late: 5, whileDown: 50 };
 export const LATENCY_MS = 300;
+/**
+ * The capped workflow's Max Changes per Poll: a quarter of the one-timestamp burst, so the cap cuts
+ * inside the group. 500 cut it too, but took about 17 polls, 10 s apart, and each lane waited for them.
+ */
+export const CAPPED_MAX_CHANGES = SIZES.burst / 4;
 /** Six Poll Times entries, each once a minute (n8n refuses a shorter interval per entry): a poll about every 10 s. */
 export const POLL_CRONS = [0, 10, 20, 30, 40, 50].map((second) => `${second} * * * * *`);
 const POLL_PERIOD_MS = 10_000;
@@ -66,7 +71,7 @@ function workflows(startDate: string) {
 		triggerNode(NODE, CREDENTIAL, { resource, event: 'createdOrUpdated', simplify: false, options }, POLL_CRONS);
 	return [
 		linkedWorkflow(WORKFLOW_IDS.burst, 'E2E durable: bursts', [trigger('employeeMapping', {})]),
-		linkedWorkflow(WORKFLOW_IDS.capped, 'E2E durable: bursts, Max Changes per Poll 500', [trigger('employeeMapping', { maxChangesPerPoll: 500 })]),
+		linkedWorkflow(WORKFLOW_IDS.capped, `E2E durable: bursts, Max Changes per Poll ${CAPPED_MAX_CHANGES}`, [trigger('employeeMapping', { maxChangesPerPoll: CAPPED_MAX_CHANGES })]),
 		// A 3 s budget: the activation poll, which no scheduler bounds, reads only part of the 60-page
 		// baseline too, so the rest is read by scheduled polls, across the restart, while renames happen.
 		linkedWorkflow(WORKFLOW_IDS.watch, 'E2E durable: Watch Fields baseline', [
