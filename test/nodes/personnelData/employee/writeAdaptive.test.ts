@@ -1,11 +1,12 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { WRITE_CONCURRENCY_DEFAULT } from '../../../../nodes/PersonnelData/actions/concurrency';
 import { useTestBed } from '../../setup';
 import { apiRequests, jsonOf, maxInFlight, outputOf, run } from '../helpers';
 
 /**
  * The writes at their defaults (node version 2): an adaptive number in flight, up to Options ›
- * Concurrency (32 unless set), fewer when the server refuses with 429; one record's writes in order.
+ * Concurrency (WRITE_CONCURRENCY_DEFAULT unless set), fewer when the server refuses with 429; one record's writes in order.
  */
 const V2 = { typeVersion: 2 };
 const LATENCY_MS = 30;
@@ -27,7 +28,7 @@ describe('Personnel Data, version 2: writes at the defaults, adaptive', () => {
 
 	beforeEach(() => sim().setFaults({ latencyMs: LATENCY_MS, applyToProvisioning: false }));
 
-	it('Create with no Concurrency set: starts at 4, grows past it, never above 32; outputs in input order with pairedItem', async () => {
+	it(`Create with no Concurrency set: starts at 4, grows past it, never above ${WRITE_CONCURRENCY_DEFAULT}; outputs in input order with pairedItem`, async () => {
 		const rows = Array.from({ length: 80 }, (_, index) => ({ employee_number: freshNumber(), first_name: 'Fast', last_name: `Hire ${index}` }));
 		const result = await run(bed, { resource: 'employee', operation: 'create', columns: automatically(), options: {} }, { ...V2, items: items(rows) });
 		const output = outputOf(result);
@@ -36,7 +37,7 @@ describe('Personnel Data, version 2: writes at the defaults, adaptive', () => {
 		expect(writes()).toHaveLength(80);
 		expect(maxInFlight(writes().slice(0, 4))).toBeLessThanOrEqual(4);
 		expect(maxInFlight(writes())).toBeGreaterThan(8);
-		expect(maxInFlight(writes())).toBeLessThanOrEqual(32);
+		expect(maxInFlight(writes())).toBeLessThanOrEqual(WRITE_CONCURRENCY_DEFAULT);
 	});
 
 	it('a server that answers 429 above 6 requests at once: every row written exactly once, one record\'s rows in order, few refusals', async () => {
