@@ -179,7 +179,7 @@ export function latencyMarkdown<Import>(figures: readonly LatencyFigure[], impor
 	]);
 	return [
 		'## Benchmark: latency axis (inside real n8n)',
-		...(targets.length > 0 ? ['### Targets', table(['target (ratio against the HTTP Request node, paired median)', 'met'], targets)] : []),
+		...(targets.length > 0 ? ['### Targets', table(['target (against the HTTP Request node(s): Return All and Get by ID as paired medians, the import as its table\'s medians)', 'met'], targets)] : []),
 		'Latency (and jitter) added by the simulator to every API request, token requests excepted. Node times are the measured nodes\' `executionTime`; the ratio is paired: each repetition\'s Personnel Data time ÷ the HTTP Request node\'s in the same repetition, median (range).',
 		table(['n8n', 'latency', 'employees read', 'Personnel Data variant', 'compared with', 'requests', 'node ms / reference ms (medians)', 'ratio, paired median (range)', 'repetitions'], rows),
 		...imports.map(importMarkdown),
