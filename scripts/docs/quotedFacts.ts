@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { LARGE_DEFAULT } from '../../bench/latency';
 import { HTTP } from '../../nodes/shared/apiChoices';
 import { ADAPTIVE_START } from '../../nodes/PersonnelData/actions/adaptiveLimit';
 import { CONCURRENCY_MAX, concurrencyOption, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
@@ -56,6 +57,9 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Writes: Concurrency default', expected: WRITE_CONCURRENCY_DEFAULT, pattern: rx(String.raw`up to \*\*N items at the same time\*\* by default`) },
 	{ fact: 'Writes: Concurrency ceiling', expected: WRITE_CONCURRENCY_MAX, pattern: rx(String.raw`\b1 ?(?:to|–) ?N`), clause: aboutWriteConcurrency },
 	{ fact: 'Writes: Concurrency ceiling', expected: WRITE_CONCURRENCY_MAX, pattern: rx(String.raw`default \d+, up to N`), clause: aboutWriteConcurrency },
+	{ fact: 'Writes: Concurrency default', expected: WRITE_CONCURRENCY_DEFAULT, pattern: rx(String.raw`Why N by default`) },
+	{ fact: 'Latency benchmark: records of the large list', expected: LARGE_DEFAULT.n, pattern: rx(String.raw`a large list, N employees \(\x60[A-Z_]+\x60`) },
+	{ fact: 'Latency benchmark: latency of the large list (ms)', expected: LARGE_DEFAULT.latencies[0], pattern: rx(String.raw`it\), at N ms \(\x60[A-Z_]+\x60\)`) },
 	{ fact: 'Writes: adaptive start', expected: ADAPTIVE_START, pattern: rx(String.raw`start(?:s)? (?:with )?N (?:at a time )?and adapt`) },
 	{ fact: 'Batched reads: list requests in flight', expected: LIST_REQUESTS_IN_FLIGHT, pattern: rx(String.raw`(?:up to )?\**N\** list requests (?:of \d+ IDs )?in flight`) },
 	{ fact: 'Batched reads: list requests in flight', expected: LIST_REQUESTS_IN_FLIGHT, pattern: rx(String.raw`requests, up to N at a time`) },
