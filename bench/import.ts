@@ -274,14 +274,15 @@ export function importMarkdown(outcome: ImportOutcome): string {
 }
 
 /** The node's first import ÷ the HTTP Request nodes', medians, at each latency measured. */
-export function firstImportRatios(outcome: ImportOutcome): Array<{ latencyMs: number; ratio: number }> {
+export function firstImportRatios(outcome: ImportOutcome): Array<{ latencyMs: number; ratio: number; rows: number }> {
 	if (outcome.kind === 'skipped') return [];
+	const rows = outcome.plan.existing + outcome.plan.fresh;
 	const figures = importFigures(outcome).filter((figure) => figure.pass === 1);
 	return figures
 		.filter((figure) => figure.variant === 'node')
 		.flatMap((node) => {
 			const http = figures.find((figure) => figure.variant === 'http' && figure.latencyMs === node.latencyMs);
-			return http ? [{ latencyMs: node.latencyMs, ratio: node.executionMs.median / http.executionMs.median }] : [];
+			return http ? [{ latencyMs: node.latencyMs, ratio: node.executionMs.median / http.executionMs.median, rows }] : [];
 		});
 }
 
