@@ -1,0 +1,390 @@
+import { createHash } from 'node:crypto';
+
+import { idKey } from '../shared/ids';
+import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
+
+/**
+ * The change feed: one small model that decides what a poll reads, what it sends and what it
+ * remembers. Pure (no n8n types, no I/O): the caller fetches the pages this model asks for and
+ * hands them back; `test/unit/changeFeed.property.test.ts` checks it against a reference ledger.
+ *
+ * THE MODEL (a newcomer can check it by hand)
+ *
+ * - A *version* is what the server shows of a record at one moment: its id, its change timestamp
+ *   `t` and a fingerprint of its content. Two changes of a record in the same second (a server
+ *   that keeps seconds) are two versions: same id and `t`, other content.
+ * - The *settle window* S: a change with timestamp `t` is visible on the server by `t + S` at
+ *   the latest (a transaction's `now()` is its start; an import commits at its end). Records that
+ *   become visible later than that are outside the model's promise (stated in the docs).
+ * - The *position* is one timestamp, `settled` (L): every version with `t < L` has been sent, or
+ *   was never visible within its settle window. It only moves forward.
+ * - The *memory* holds the versions with `t ≥ L` that were sent (or, at activation, that already
+ *   existed): a 64-bit key of (id, t) and a 30-bit key of the content, about 16 bytes each.
+ * - A *pass* reads every record with `t ≥ L`, oldest first, over as many polls as it needs (its
+ *   cursor, how far it got and its request count are kept). Each version not in the memory is
+ *   sent and remembered; every other one is skipped. When the server says there is no next page,
+ *   the pass is complete: L moves to `passStart − S` (every version older than that was visible
+ *   when the pass started, so the pass read it), and the memory forgets what is older than L.
+ *
+ * WHY EXACTLY ONCE, whatever the server legally does:
+ * - Ties in any order, a new order per walk, precision of seconds to microseconds: nothing
+ *   depends on the order of records sharing a timestamp, only on the set read in a pass.
+ * - A record that changes during a walk is met again with a newer `t` (a new version): sent
+ *   again, as the change it is. The same version met twice in one walk is a server that repeats
+ *   itself: an error, within the request bound.
+ * - A refused or expired cursor, an edit of the filters, the condition or Fields to Return: the
+ *   pass reads again from where it got to (or, for an edit, from L with the new query); the memory
+ *   skips what was sent. A cut by the time budget or Max Changes per Poll leaves the cursor before
+ *   the page it cut, so that page is read again and its sent part skipped.
+ * - Late commits within S: `t ≥ passStart − S` for a version not yet visible at a pass's start,
+ *   so the next pass still reads it.
+ * - Deletions: a soft delete is a change; a record removed for good leaves nothing to read.
+ * - State is bounded by what can still change: the versions of the last S (and of the pass in
+ *   hand), never by history.
+ *
+ * Restarts: by default a restart repeats nothing (n8n's convention). With `atLeastOnce`, a poll
+ * that sends keeps how to undo itself (`unconfirmed`) until a later poll of the same process
+ * confirms it; a poll that cannot confirm it (a new process) undoes it and sends it again, each
+ * version marked as possibly repeated.
+ */
+
+export const FEED_VERSION = 1;
+
+/** The settle window by default: 10 minutes (docs/trigger.md: why). */
+export const SETTLE_DEFAULT_MS = 10 * 60_000;
+
+/** Versions the memory may hold; beyond it the oldest settle early (reported, never a failing poll). */
+export const MEMORY_MAX = 200_000;
+
+/** Refusals of a pass's cursor at the same point before the pass gives up with an error. */
+export const REFUSALS_MAX = 3;
+
+/** A record as the feed sees it: id, change timestamp and its content (canonical JSON or a digest of it). */
+export interface FeedRecord {
+	id: string;
+	at: string;
+	content: string;
+}
+
+/** A pass over the records from `settled` on (see the model). */
+export interface Pass {
+	/** The clock when the pass started: when it completes, everything older than this less S is settled. */
+	startedAt: string;
+	/** The query the pass reads with (a digest): another query starts the pass again from L. */
+	view: string;
+	/** The filter value of the walk the cursor belongs to (`t ≥ from`); null: no filter. */
+	from: string | null;
+	/** The server's cursor to go on after; undefined: start a walk at `from`. */
+	after?: string;
+	/** The newest timestamp the pass has processed: every version older than it was read. */
+	reached: string | null;
+	/** Requests the pass has sent (Max Requests bounds a whole pass). */
+	requests: number;
+	/** Cursor refusals at `reached` in a row. */
+	refusals: number;
+	/** Activation: versions at or before this are remembered; the pass sends nothing. */
+	learnUpTo?: string;
+}
+
+/** How to undo the last poll that sent (atLeastOnce only). */
+export interface Unconfirmed {
+	settled: string | null;
+	pass: Pass | null;
+	/** Memory entries the poll set: [entry key, the value before (null: none)]. */
+	entries: Array<[string, string | null]>;
+}
+
+export interface FeedState {
+	version: typeof FEED_VERSION;
+	settled: string | null;
+	/** timestampKey → concatenated entries (id key 11 chars + content key 5 chars). */
+	memory: Record<string, string>;
+	/** The fields the memory's content keys were taken with (`contentView`); with others, only id and time compare. */
+	memoryView: string;
+	pass: Pass | null;
+	unconfirmed: Unconfirmed | null;
+	/** Memory entry keys of an undone poll (atLeastOnce): sent again marked, until the pass that reads them again completes. */
+	repeat: string[];
+}
+
+export interface FeedOptions {
+	settleMs: number;
+	/** Max Changes per Poll; undefined: no cap. */
+	maxChanges?: number;
+	/** Max Requests of one pass. */
+	maxRequests: number;
+	/** Digest of the list query (filters, condition, fields): what a pass's cursor belongs to. */
+	view: string;
+	/** Digest of the fields the records carry (Fields to Return): what content keys can be compared in. */
+	contentView: string;
+	atLeastOnce: boolean;
+}
+
+/** What a poll sends: the record, its event key, and whether an earlier poll may have sent it (atLeastOnce). */
+export interface Delivery<R extends FeedRecord = FeedRecord> {
+	record: R;
+	key: string;
+	possiblyRepeated: boolean;
+}
+
+/** A request the caller makes for the feed: records with `t ≥ from` (none: no filter), oldest first, after `after`. */
+export interface FeedRead {
+	from: string | null;
+	after?: string;
+}
+
+export interface FeedPage<R extends FeedRecord = FeedRecord> {
+	records: readonly R[];
+	/** The cursor for the next page, when `hasNextPage`. */
+	endCursor?: string;
+	hasNextPage: boolean;
+}
+
+/** An answer the model cannot believe, or a bound reached: the poll fails naming it. */
+export class FeedError extends Error {}
+
+const ID_KEY_CHARS = 11;
+const CONTENT_KEY_CHARS = 5;
+const ENTRY_CHARS = ID_KEY_CHARS + CONTENT_KEY_CHARS;
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** Content key of a version ('' in the memory: taken in another view, compared by id and time alone). */
+export const contentKey = (content: string): string => digest(content).slice(0, CONTENT_KEY_CHARS);
+const idKeyOf = (id: string): string => digest(idKey(id)).slice(0, ID_KEY_CHARS);
+
+/** The event key of a version: the same for the same change, whichever poll sends it. */
+export function eventKey(record: FeedRecord): string {
+	return `${idKeyOf(record.id)}${contentKey(record.content)}${timestampKey(record.at)}`;
+}
+
+const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b);
+
+/**
+ * The state at activation: `newest` is the server's newest change timestamp (null: no records).
+ * Everything visible up to it is remembered, not sent; the first pass lists it.
+ */
+export function activationState(newest: string | null, now: string, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
+	const settled = newest === null ? null : minusMs(newest, options.settleMs);
+	const pass: Pass | null = newest === null ? null : { startedAt: now, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, learnUpTo: newest };
+	return { version: FEED_VERSION, settled, memory: {}, memoryView: options.contentView, pass, unconfirmed: null, repeat: [] };
+}
+
+/** On Activation → Start From a Date: nothing counts as sent from `from` on. */
+export function backfillState(from: string, options: Pick<FeedOptions, 'contentView'>): FeedState {
+	return { version: FEED_VERSION, settled: from, memory: {}, memoryView: options.contentView, pass: null, unconfirmed: null, repeat: [] };
+}
+
+/** The memory as a map: `${timestampKey}|${idKey}` → content key. */
+function loadMemory(state: FeedState, sameView: boolean): Map<string, string> {
+	const memory = new Map<string, string>();
+	for (const [at, entries] of Object.entries(state.memory)) {
+		for (let index = 0; index + ENTRY_CHARS <= entries.length; index += ENTRY_CHARS) {
+			const id = entries.slice(index, index + ID_KEY_CHARS);
+			const content = entries.slice(index + ID_KEY_CHARS, index + ENTRY_CHARS);
+			memory.set(`${at}|${id}`, sameView && content !== '~~~~~' ? content : '');
+		}
+	}
+	return memory;
+}
+
+/** Only entries at or after `from` are kept. '' (another view) is stored as '~~~~~'. */
+function storeMemory(memory: Map<string, string>, from: string | null): Record<string, string> {
+	const byTime: Record<string, string[]> = {};
+	const fromKey = from === null ? null : timestampKey(from);
+	for (const [key, content] of memory) {
+		const bar = key.indexOf('|');
+		const at = key.slice(0, bar);
+		if (fromKey !== null && at < fromKey) continue;
+		(byTime[at] ??= []).push(`${key.slice(bar + 1)}${content === '' ? '~~~~~' : content}`);
+	}
+	return Object.fromEntries(Object.entries(byTime).map(([at, entries]) => [at, entries.join('')]));
+}
+
+/**
+ * One poll's work on the feed. The caller asks `nextRead()` for the request to make, hands the
+ * answer to `page()` (or says `refused()` when the server refused the cursor), and stops when
+ * `nextRead()` says null or its own budget is spent; `finish()` gives what to send and the state.
+ */
+export class FeedPoll<R extends FeedRecord = FeedRecord> {
+	private settled: string | null;
+	private pass: Pass | null;
+	private readonly memory: Map<string, string>;
+	private readonly deliveries: Array<Delivery<R>> = [];
+	private readonly changed: Array<[string, string | null]> = [];
+	private readonly repeatKeys: Set<string>;
+	/** Versions met in the current walk: the same one twice is a server repeating itself. */
+	private walkSeen = new Set<string>();
+	/** The newest timestamp of the current walk: a walk comes oldest first. */
+	private walkLast: string | null = null;
+	private done = false;
+	private readonly before: Pick<FeedState, 'settled' | 'pass'>;
+	readonly warnings: string[] = [];
+
+	constructor(
+		stored: FeedState,
+		private readonly options: FeedOptions,
+		/** The clock now (a pass that starts takes it as its start). */
+		private readonly now: string,
+		/** Whether this process stored `stored` (so the poll that made it was taken by n8n). */
+		confirmed: boolean,
+	) {
+		let state = stored;
+		this.repeatKeys = new Set(stored.repeat);
+		if (state.unconfirmed !== null && !confirmed && options.atLeastOnce) {
+			// A new process cannot know whether n8n took the last poll: undo it and send it again, marked.
+			const memory = loadMemory(state, state.memoryView === options.contentView);
+			for (const [key, previous] of state.unconfirmed.entries) {
+				if (previous === null) memory.delete(key);
+				else memory.set(key, previous);
+				this.repeatKeys.add(key);
+			}
+			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, memory: storeMemory(memory, null), unconfirmed: null };
+		}
+		this.settled = state.settled;
+		this.before = { settled: state.settled, pass: state.pass === null ? null : { ...state.pass } };
+		this.memory = loadMemory(state, state.memoryView === options.contentView);
+		if (state.pass === null) this.pass = null;
+		else if (state.pass.view === options.view) this.pass = { ...state.pass };
+		else {
+			// Another query: the pass starts again from L with it (the memory skips what was sent).
+			const { learnUpTo } = state.pass;
+			this.pass = learnUpTo === undefined ? this.fresh() : { ...this.fresh(), learnUpTo };
+		}
+	}
+
+	private fresh(): Pass {
+		return { startedAt: this.now, view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0 };
+	}
+
+	private get capped(): boolean {
+		return this.options.maxChanges !== undefined && this.deliveries.length >= this.options.maxChanges;
+	}
+
+	/** The next request, or null when this poll is done (the pass completed, or the cap is reached). */
+	nextRead(): FeedRead | null {
+		if (this.done || this.capped) return null;
+		this.pass ??= this.fresh();
+		if (this.pass.requests >= this.options.maxRequests) {
+			throw new FeedError(
+				`stopped after ${this.pass.requests} requests without reaching the last page (Options → Max Requests is ${this.options.maxRequests}); raise Max Requests if this listing is legitimately that long, or narrow it with filters`,
+			);
+		}
+		return this.pass.after === undefined ? { from: this.pass.from } : { from: this.pass.from, after: this.pass.after };
+	}
+
+	/** The server refused the pass's cursor: read again from where the pass got to. */
+	refused(): void {
+		const pass = this.pass as Pass;
+		if (pass.after === undefined) throw new FeedError('the API refused a listing that carried no cursor');
+		pass.refusals++;
+		if (pass.refusals > REFUSALS_MAX) {
+			throw new FeedError(
+				`the API refused this listing's cursor ${pass.refusals} times at ${pass.reached ?? 'its start'}; more records share that time than one poll reads, and the cursor does not live until the next poll: raise Time Budget per Poll or poll more often`,
+			);
+		}
+		this.restartWalk(pass.reached ?? pass.from);
+	}
+
+	private restartWalk(from: string | null): void {
+		const pass = this.pass as Pass;
+		delete pass.after;
+		pass.from = from === null ? null : this.settled === null ? from : laterOf(from, this.settled);
+		this.newWalk();
+	}
+
+	private newWalk(): void {
+		this.walkSeen = new Set();
+		this.walkLast = null;
+	}
+
+	/** One page of the read `nextRead()` asked for. */
+	page(page: FeedPage<R>): void {
+		const pass = this.pass as Pass;
+		pass.requests++;
+		const pageAfter = pass.after;
+		const pageFrom = pass.from;
+		for (const record of page.records) {
+			if (this.capped) {
+				// Cut inside the page: it is read again, and the part sent is skipped then.
+				pass.after = pageAfter;
+				pass.from = pageFrom;
+				if (pageAfter === undefined) delete pass.after;
+				this.newWalk();
+				return;
+			}
+			this.accept(record, pass);
+		}
+		if (!page.hasNextPage) {
+			this.complete(pass);
+			return;
+		}
+		if (page.endCursor === undefined || page.endCursor === '') throw new FeedError('the API said there is a next page but gave no end_cursor');
+		pass.after = page.endCursor;
+	}
+
+	private accept(record: R, pass: Pass): void {
+		const at = timestampKey(record.at);
+		if (this.walkLast !== null && at < timestampKey(this.walkLast)) {
+			throw new FeedError(`the API listed a record changed at ${record.at} after one changed at ${this.walkLast}: not oldest first`);
+		}
+		this.walkLast = record.at;
+		if (pass.reached === null || at > timestampKey(pass.reached)) {
+			pass.reached = record.at;
+			pass.refusals = 0;
+		}
+		if (this.settled !== null && compareTimestamps(record.at, this.settled) < 0) return;
+		const entry = `${at}|${idKeyOf(record.id)}`;
+		const content = contentKey(record.content);
+		const version = `${entry}|${content}`;
+		if (this.walkSeen.has(version)) throw new FeedError(`the API sent record ${record.id} changed at ${record.at} twice in one listing`);
+		this.walkSeen.add(version);
+		const known = this.memory.get(entry);
+		if (known !== undefined && (known === content || known === '')) return;
+		if (pass.learnUpTo !== undefined) {
+			// The activation's pass sends nothing (so no undo ever goes back into it): what exists is
+			// remembered, what changed since is left to the next pass, which reads it as a change.
+			if (compareTimestamps(record.at, pass.learnUpTo) <= 0) this.memory.set(entry, content);
+			return;
+		}
+		this.changed.push([entry, known ?? null]);
+		this.memory.set(entry, content);
+		this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: this.repeatKeys.has(entry) });
+	}
+
+	private complete(pass: Pass): void {
+		const settle = minusMs(pass.startedAt, this.options.settleMs);
+		this.settled = this.settled === null ? settle : laterOf(this.settled, settle);
+		this.pass = null;
+		this.done = true;
+	}
+
+	/** This poll's budget is spent: the pass goes on next poll from its cursor. */
+	stop(): void {
+		this.done = true;
+	}
+
+	/** What to send, oldest first, and the state to store. */
+	finish(): { deliveries: Array<Delivery<R>>; state: FeedState } {
+		const sent = this.deliveries.length > 0;
+		const unconfirmed: Unconfirmed | null =
+			this.options.atLeastOnce && sent ? { settled: this.before.settled, pass: this.before.pass, entries: this.changed } : null;
+		// Entries an undo would need stay until a later poll confirms this one.
+		const keepFrom = unconfirmed !== null ? this.before.settled : this.settled;
+		let memory = storeMemory(this.memory, keepFrom);
+		let count = Object.values(memory).reduce((sum, entries) => sum + entries.length / ENTRY_CHARS, 0);
+		if (count > MEMORY_MAX) {
+			// Degrade, never fail: the oldest timestamps settle early (late records there are no longer caught).
+			const times = Object.keys(memory).sort();
+			let index = 0;
+			while (count > MEMORY_MAX && index < times.length - 1) count -= memory[times[index++]].length / ENTRY_CHARS;
+			const early = `${times[index]}Z`;
+			this.settled = this.settled === null ? early : laterOf(this.settled, early);
+			memory = Object.fromEntries(Object.entries(memory).filter(([at]) => at >= times[index]));
+			this.warnings.push(`more than ${MEMORY_MAX} changes inside the settle window; changes before ${early} count as settled early`);
+		}
+		const repeat = this.pass === null ? [] : [...this.repeatKeys];
+		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory, memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat };
+		return { deliveries: this.deliveries, state };
+	}
+}

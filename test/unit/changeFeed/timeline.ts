@@ -1,0 +1,247 @@
+/**
+ * Runs one timeline of the change feed against the in-process server (feedServer.ts) the way n8n
+ * drives a polling trigger, and keeps the reference ledger: every version committed, every item
+ * n8n ran, what each restart or crash excuses. `check()` states the feed's promise.
+ */
+import type { Delivery, FeedOptions, FeedState } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import { activationState, FeedError, FeedPoll, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import type { ServerProfile, Version } from './feedServer';
+import { CursorRefused, FeedServer, stamp } from './feedServer';
+
+/** What happens to a poll's result: n8n takes it, or stops around its hand-over. */
+export type Fate =
+	| 'taken'
+	/** n8n restarted between polls (an upgrade): state and execution both saved. */
+	| 'planned'
+	/** n8n died after saving the state, before the execution: the items are lost. */
+	| 'crashLose'
+	/** n8n died after starting the execution, before saving the state. */
+	| 'crashRepeat'
+	/** The durable scheduler abandoned the poll (timeout): nothing is kept. */
+	| 'abandoned';
+
+export type Step =
+	| { kind: 'commit'; record: number; dept: number; lateMs: number }
+	| { kind: 'burst'; size: number; dept: number }
+	| { kind: 'remove'; record: number }
+	| { kind: 'advance'; ms: number }
+	| { kind: 'edit'; depts: number[] }
+	| { kind: 'poll'; fate: Fate; during: Array<{ record: number; dept: number }> };
+
+export interface Timeline {
+	profile: ServerProfile;
+	settleMs: number;
+	maxChanges?: number;
+	pagesPerPoll: number;
+	atLeastOnce: boolean;
+	initial: number;
+	steps: Step[];
+}
+
+interface Executed {
+	key: string;
+	possiblyRepeated: boolean;
+	version: Version;
+}
+
+const DEPTS = ['a', 'b', 'c'];
+
+export class TimelineRun {
+	readonly server: FeedServer;
+	private depts = new Set(DEPTS);
+	/** [clock, depts] of every filter edit. */
+	private readonly edits: Array<{ at: number; depts: Set<string> }> = [];
+	private stored: FeedState;
+	private storedBy = 0;
+	private process = 0;
+	readonly executed: Executed[] = [];
+	private readonly dupExcused = new Set<string>();
+	private readonly lostExcused = new Set<string>();
+	activatedAt = Number.POSITIVE_INFINITY;
+	polls = 0;
+	readonly failures: string[] = [];
+	private nextId = 0;
+	largestMemory = 0;
+
+	constructor(private readonly timeline: Timeline) {
+		this.server = new FeedServer(timeline.profile);
+		for (let index = 0; index < timeline.initial; index++) {
+			this.server.commit(this.idOf(index), DEPTS[index % DEPTS.length]);
+			if (index % 7 === 0) this.server.advance(400);
+		}
+		this.server.advance(1000);
+		this.stored = activationState(this.server.newest(this.depts), this.now(), { settleMs: timeline.settleMs, view: this.view(), contentView: 'all fields' });
+	}
+
+	private idOf(index: number): string {
+		return `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+	}
+
+	private view(): string {
+		return [...this.depts].sort().join(',');
+	}
+
+	private now(): string {
+		return stamp(this.server.clock, 'ms');
+	}
+
+	private options(): FeedOptions {
+		const { settleMs, maxChanges, atLeastOnce } = this.timeline;
+		return { settleMs, maxChanges, maxRequests: 1_000_000, view: this.view(), contentView: 'all fields', atLeastOnce };
+	}
+
+	apply(step: Step): void {
+		switch (step.kind) {
+			case 'commit':
+				this.server.commit(this.idOf(step.record), DEPTS[step.dept], step.lateMs);
+				break;
+			case 'burst':
+				// A bulk import: many new records at one clock reading.
+				for (let index = 0; index < step.size; index++) this.server.commit(this.idOf(1000 + this.nextId++), DEPTS[step.dept]);
+				break;
+			case 'remove':
+				this.server.remove(this.idOf(step.record));
+				break;
+			case 'advance':
+				this.server.advance(step.ms);
+				break;
+			case 'edit':
+				this.depts = new Set(step.depts.map((index) => DEPTS[index]));
+				this.edits.push({ at: this.server.clock, depts: new Set(this.depts) });
+				break;
+			case 'poll':
+				this.poll(step.fate, step.during);
+				break;
+		}
+	}
+
+	/** One poll as n8n runs it; returns whether the pass was complete at its end. */
+	poll(fate: Fate, during: Array<{ record: number; dept: number }> = []): boolean {
+		this.polls++;
+		const feed = new FeedPoll<Version>(this.stored, this.options(), this.now(), this.storedBy === this.process);
+		let deliveries: Array<Delivery<Version>>;
+		let state: FeedState;
+		try {
+			let pages = 0;
+			for (let read = feed.nextRead(); read !== null; read = feed.nextRead()) {
+				if (pages >= this.timeline.pagesPerPoll) {
+					feed.stop();
+					break;
+				}
+				pages++;
+				let page;
+				try {
+					page = this.server.list(read, this.depts);
+				} catch (error) {
+					if (!(error instanceof CursorRefused)) throw error;
+					feed.refused();
+					continue;
+				}
+				feed.page(page);
+				if (pages === 1) for (const change of during) this.server.commit(this.idOf(change.record), DEPTS[change.dept]);
+				this.server.advance(20);
+			}
+			({ deliveries, state } = feed.finish());
+		} catch (error) {
+			if (!(error instanceof FeedError) || !/refused this listing's cursor/.test(error.message)) throw error;
+			// A failed poll: n8n keeps nothing of it.
+			this.failures.push(error.message);
+			return false;
+		}
+		this.largestMemory = Math.max(this.largestMemory, memorySize(state));
+		const take = () => {
+			for (const delivery of deliveries) this.executed.push({ key: delivery.key, possiblyRepeated: delivery.possiblyRepeated, version: delivery.record });
+		};
+		const sent = deliveries.length > 0;
+		// n8n saves the state when a poll sends, and after the activation poll (here: any poll that sends nothing, in-process).
+		switch (sent ? fate : fate === 'abandoned' ? 'abandoned' : 'taken') {
+			case 'taken':
+				take();
+				this.save(state);
+				break;
+			case 'planned':
+				take();
+				this.save(state);
+				this.process++;
+				break;
+			case 'crashLose':
+				// Lost by default (the stated window); at least once, the next poll sends them again.
+				if (!this.timeline.atLeastOnce) for (const delivery of deliveries) this.lostExcused.add(versionKey(delivery.record));
+				this.save(state);
+				this.process++;
+				break;
+			case 'crashRepeat':
+				take();
+				for (const delivery of deliveries) this.dupExcused.add(delivery.key);
+				this.process++;
+				break;
+			case 'abandoned':
+				break;
+		}
+		if (this.activatedAt === Number.POSITIVE_INFINITY && this.stored.pass === null) this.activatedAt = this.server.clock;
+		return this.stored.pass === null;
+	}
+
+	private save(state: FeedState): void {
+		this.stored = JSON.parse(JSON.stringify(state)) as FeedState;
+		this.storedBy = this.process;
+	}
+
+	get state(): FeedState {
+		return this.stored;
+	}
+
+	/** Quiet: no changes for longer than the settle window, then polls until a pass completes with nothing to send. */
+	settle(maxPolls: number): number {
+		this.server.advance(this.timeline.settleMs + 2000);
+		let polls = 0;
+		let quiet = 0;
+		while (quiet < 2) {
+			if (++polls > maxPolls) throw new Error(`the feed did not settle within ${maxPolls} polls`);
+			const before = this.executed.length;
+			const complete = this.poll('taken');
+			quiet = complete && this.executed.length === before ? quiet + 1 : 0;
+			this.server.advance(1000);
+		}
+		return polls;
+	}
+
+	/** Versions the feed must have sent: the final version of every record that still matches, committed after activation, late by less than the window. */
+	required(): Version[] {
+		const margin = 1000;
+		return [...this.server.current.values()].filter(
+			(version) =>
+				version.committedAt > this.activatedAt &&
+				version.lateMs + margin <= this.timeline.settleMs &&
+				this.depts.has(version.dept) &&
+				this.edits.every((edit) => edit.at <= version.committedAt || edit.depts.has(version.dept)) &&
+				!this.lostExcused.has(versionKey(version)),
+		);
+	}
+
+	/** The promise, as a list of violations (empty: kept). */
+	violations(): string[] {
+		const found: string[] = [];
+		const sent = new Map<string, number>();
+		for (const item of this.executed) {
+			if (item.possiblyRepeated && this.timeline.atLeastOnce) continue;
+			const times = (sent.get(item.key) ?? 0) + 1;
+			sent.set(item.key, times);
+			if (times > 1 && !this.dupExcused.has(item.key)) found.push(`sent twice unmarked: ${item.version.id} at ${item.version.at} (${item.version.content})`);
+		}
+		const delivered = new Set(this.executed.map((item) => versionKey(item.version)));
+		for (const version of this.required()) {
+			if (!delivered.has(versionKey(version))) found.push(`lost: ${version.id} at ${version.at} (${version.content}, late ${version.lateMs} ms)`);
+		}
+		return found;
+	}
+}
+
+/** One version in the ledger (its content names it: the server numbers every version). */
+const versionKey = (version: Version) => `${version.id}|${version.content}`;
+
+export function memorySize(state: FeedState): number {
+	return Object.values(state.memory).reduce((sum, entries) => sum + entries.length / 16, 0);
+}
+
+export { MEMORY_MAX };
