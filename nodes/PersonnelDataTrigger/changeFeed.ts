@@ -25,6 +25,10 @@ import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
  *   sent and remembered; every other one is skipped. When the server says there is no next page,
  *   the pass is complete: L moves to `passStart − S` (every version older than that was visible
  *   when the pass started, so the pass read it), and the memory forgets what is older than L.
+ * - *passStart* is the server's time, never n8n's: the model keeps the newest change timestamp it
+ *   has read and when (on n8n's clock), and takes the server's time now to be at least that
+ *   timestamp plus the time elapsed since. A lower bound only makes the window longer, so a
+ *   server clock behind or ahead of n8n's (or a simulator's clock set anywhere) costs nothing.
  *
  * WHY EXACTLY ONCE, whatever the server legally does:
  * - Ties in any order, a new order per walk, precision of seconds to microseconds: nothing
@@ -68,8 +72,8 @@ export interface FeedRecord {
 
 /** A pass over the records from `settled` on (see the model). */
 export interface Pass {
-	/** The clock when the pass started: when it completes, everything older than this less S is settled. */
-	startedAt: string;
+	/** The server's time (a lower bound) when the pass started; when it completes, everything older than this less S is settled. null: unknown (no record read yet). */
+	startedAt: string | null;
 	/** The query the pass reads with (a digest): another query starts the pass again from L. */
 	view: string;
 	/** The filter value of the walk the cursor belongs to (`t ≥ from`); null: no filter. */
@@ -105,6 +109,8 @@ export interface FeedState {
 	unconfirmed: Unconfirmed | null;
 	/** Memory entry keys of an undone poll (atLeastOnce): sent again marked, until the pass that reads them again completes. */
 	repeat: string[];
+	/** The newest change timestamp read, and n8n's clock (epoch ms) when it was read: the server's time is at least `at` plus the time since. */
+	clock: { at: string; local: number } | null;
 }
 
 export interface FeedOptions {
@@ -164,15 +170,16 @@ const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b)
  * The state at activation: `newest` is the server's newest change timestamp (null: no records).
  * Everything visible up to it is remembered, not sent; the first pass lists it.
  */
-export function activationState(newest: string | null, now: string, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
+export function activationState(newest: string | null, localNow: number, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
 	const settled = newest === null ? null : minusMs(newest, options.settleMs);
-	const pass: Pass | null = newest === null ? null : { startedAt: now, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, learnUpTo: newest };
-	return { version: FEED_VERSION, settled, memory: {}, memoryView: options.contentView, pass, unconfirmed: null, repeat: [] };
+	const pass: Pass | null = newest === null ? null : { startedAt: newest, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, learnUpTo: newest };
+	const clock = newest === null ? null : { at: newest, local: localNow };
+	return { version: FEED_VERSION, settled, memory: {}, memoryView: options.contentView, pass, unconfirmed: null, repeat: [], clock };
 }
 
 /** On Activation → Start From a Date: nothing counts as sent from `from` on. */
 export function backfillState(from: string, options: Pick<FeedOptions, 'contentView'>): FeedState {
-	return { version: FEED_VERSION, settled: from, memory: {}, memoryView: options.contentView, pass: null, unconfirmed: null, repeat: [] };
+	return { version: FEED_VERSION, settled: from, memory: {}, memoryView: options.contentView, pass: null, unconfirmed: null, repeat: [], clock: null };
 }
 
 /** The memory as a map: `${timestampKey}|${idKey}` → content key. */
@@ -218,14 +225,15 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	/** The newest timestamp of the current walk: a walk comes oldest first. */
 	private walkLast: string | null = null;
 	private done = false;
+	private clock: FeedState['clock'];
 	private readonly before: Pick<FeedState, 'settled' | 'pass'>;
 	readonly warnings: string[] = [];
 
 	constructor(
 		stored: FeedState,
 		private readonly options: FeedOptions,
-		/** The clock now (a pass that starts takes it as its start). */
-		private readonly now: string,
+		/** n8n's clock now (epoch ms): with the stored clock, the server's time (see the model). */
+		private readonly localNow: number,
 		/** Whether this process stored `stored` (so the poll that made it was taken by n8n). */
 		confirmed: boolean,
 	) {
@@ -242,6 +250,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, memory: storeMemory(memory, null), unconfirmed: null };
 		}
 		this.settled = state.settled;
+		this.clock = stored.clock;
 		this.before = { settled: state.settled, pass: state.pass === null ? null : { ...state.pass } };
 		this.memory = loadMemory(state, state.memoryView === options.contentView);
 		if (state.pass === null) this.pass = null;
@@ -254,7 +263,19 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	}
 
 	private fresh(): Pass {
-		return { startedAt: this.now, view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0 };
+		return { startedAt: this.serverNow(), view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0 };
+	}
+
+	/** A lower bound of the server's time now; null: no record read yet. */
+	private serverNow(): string | null {
+		if (this.clock === null) return null;
+		return minusMs(this.clock.at, -Math.max(0, this.localNow - this.clock.local));
+	}
+
+	/** A record read now shows the server's time is at least its timestamp. */
+	private observe(at: string): void {
+		const now = this.serverNow();
+		if (now === null || compareTimestamps(at, now) > 0) this.clock = { at, local: this.localNow };
 	}
 
 	private get capped(): boolean {
@@ -329,6 +350,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			throw new FeedError(`the API listed a record changed at ${record.at} after one changed at ${this.walkLast}: not oldest first`);
 		}
 		this.walkLast = record.at;
+		this.observe(record.at);
 		if (pass.reached === null || at > timestampKey(pass.reached)) {
 			pass.reached = record.at;
 			pass.refusals = 0;
@@ -353,8 +375,10 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	}
 
 	private complete(pass: Pass): void {
-		const settle = minusMs(pass.startedAt, this.options.settleMs);
-		this.settled = this.settled === null ? settle : laterOf(this.settled, settle);
+		if (pass.startedAt !== null) {
+			const settle = minusMs(pass.startedAt, this.options.settleMs);
+			this.settled = this.settled === null ? settle : laterOf(this.settled, settle);
+		}
 		this.pass = null;
 		this.done = true;
 	}
@@ -384,7 +408,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			this.warnings.push(`more than ${MEMORY_MAX} changes inside the settle window; changes before ${early} count as settled early`);
 		}
 		const repeat = this.pass === null ? [] : [...this.repeatKeys];
-		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory, memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat };
+		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory, memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock };
 		return { deliveries: this.deliveries, state };
 	}
 }

@@ -52,6 +52,7 @@ const timeline: fc.Arbitrary<Timeline> = fc.record({
 	atLeastOnce: fc.boolean(),
 	initial: fc.nat(30),
 	steps: fc.array(step, { maxLength: 60 }),
+	skewMs: fc.oneof(fc.constant(0), fc.integer({ min: -3_600_000, max: 3_600_000 })),
 });
 
 /** Polls a quiet timeline may need: every record read once per pass, a pass every few polls, refusals and the cap included. */

@@ -6,7 +6,7 @@
 import type { Delivery, FeedOptions, FeedState } from '../../../nodes/PersonnelDataTrigger/changeFeed';
 import { activationState, FeedError, FeedPoll, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/changeFeed';
 import type { ServerProfile, Version } from './feedServer';
-import { CursorRefused, FeedServer, stamp } from './feedServer';
+import { CursorRefused, FeedServer } from './feedServer';
 
 /** What happens to a poll's result: n8n takes it, or stops around its hand-over. */
 export type Fate =
@@ -36,6 +36,8 @@ export interface Timeline {
 	atLeastOnce: boolean;
 	initial: number;
 	steps: Step[];
+	/** How far n8n's clock is ahead of the server's (negative: behind). */
+	skewMs: number;
 }
 
 interface Executed {
@@ -70,7 +72,7 @@ export class TimelineRun {
 			if (index % 7 === 0) this.server.advance(400);
 		}
 		this.server.advance(1000);
-		this.stored = activationState(this.server.newest(this.depts), this.now(), { settleMs: timeline.settleMs, view: this.view(), contentView: 'all fields' });
+		this.stored = activationState(this.server.newest(this.depts), this.localNow(), { settleMs: timeline.settleMs, view: this.view(), contentView: 'all fields' });
 	}
 
 	private idOf(index: number): string {
@@ -81,8 +83,9 @@ export class TimelineRun {
 		return [...this.depts].sort().join(',');
 	}
 
-	private now(): string {
-		return stamp(this.server.clock, 'ms');
+	/** n8n's clock: the server's, off by the timeline's skew (the feed must not depend on it). */
+	private localNow(): number {
+		return this.server.clock + this.timeline.skewMs;
 	}
 
 	private options(): FeedOptions {
@@ -118,7 +121,7 @@ export class TimelineRun {
 	/** One poll as n8n runs it; returns whether the pass was complete at its end. */
 	poll(fate: Fate, during: Array<{ record: number; dept: number }> = []): boolean {
 		this.polls++;
-		const feed = new FeedPoll<Version>(this.stored, this.options(), this.now(), this.storedBy === this.process);
+		const feed = new FeedPoll<Version>(this.stored, this.options(), this.localNow(), this.storedBy === this.process);
 		let deliveries: Array<Delivery<Version>>;
 		let state: FeedState;
 		try {
@@ -191,17 +194,25 @@ export class TimelineRun {
 		return this.stored;
 	}
 
-	/** Quiet: no changes for longer than the settle window, then polls until a pass completes with nothing to send. */
+	/**
+	 * Quiet: no changes for longer than the settle window, then polls until a pass completes with
+	 * nothing to send; twice, since the server's time is known from the records read (a lower
+	 * bound that catches up once they are read). Returns the polls it took.
+	 */
 	settle(maxPolls: number): number {
-		this.server.advance(this.timeline.settleMs + 2000);
 		let polls = 0;
-		let quiet = 0;
-		while (quiet < 2) {
-			if (++polls > maxPolls) throw new Error(`the feed did not settle within ${maxPolls} polls`);
-			const before = this.executed.length;
-			const complete = this.poll('taken');
-			quiet = complete && this.executed.length === before ? quiet + 1 : 0;
-			this.server.advance(1000);
+		for (let round = 0; round < 2; round++) {
+			this.server.advance(this.timeline.settleMs + 2000);
+			let quiet = 0;
+			while (quiet < 2) {
+				if (++polls > maxPolls) throw new Error(`the feed did not settle within ${maxPolls} polls`);
+				const before = this.executed.length;
+				const complete = this.poll('taken');
+				// Quiet: passes that complete without sending (a poll inside a pass says nothing yet).
+				if (this.executed.length !== before) quiet = 0;
+				else if (complete) quiet++;
+				this.server.advance(1000);
+			}
 		}
 		return polls;
 	}
@@ -211,7 +222,7 @@ export class TimelineRun {
 		const margin = 1000;
 		return [...this.server.current.values()].filter(
 			(version) =>
-				version.committedAt > this.activatedAt &&
+				version.committedAt >= this.activatedAt &&
 				version.lateMs + margin <= this.timeline.settleMs &&
 				this.depts.has(version.dept) &&
 				this.edits.every((edit) => edit.at <= version.committedAt || edit.depts.has(version.dept)) &&
