@@ -5,7 +5,6 @@ import { toNodeError } from '../shared/errors';
 import type { WalkedPage } from '../shared/pagination';
 import { walkPages } from '../shared/pagination';
 import type { Query } from '../shared/transport';
-import type { Resume } from './changeState';
 import { readBudgetSpent } from './pollBudget';
 import type { PollRun, PollSetup } from './setup';
 import { fieldFilter, listRequest, oldestFirst } from './setup';
@@ -18,8 +17,11 @@ import { fieldFilter, listRequest, oldestFirst } from './setup';
  * pages still to read, not the pages already read.
  */
 
-/** What a walk reads: its purpose and its filter on the change field. */
-export type WalkPlan = Pick<Resume, 'purpose' | 'op' | 'from'>;
+/** What a walk reads: its filter on the change field (`from` null: none). */
+export interface WalkPlan {
+	op: 'eq' | 'gt' | 'gte';
+	from: string | null;
+}
 
 /** The query of a walk over the changes, oldest first (a resumed walk must repeat it exactly). */
 export function walkQuery(setup: PollSetup, base: Query, plan: WalkPlan): Query {
@@ -43,7 +45,6 @@ export class BoundedWalk {
 		private readonly context: IPollFunctions,
 		private readonly setup: PollSetup,
 		private readonly run: PollRun,
-		private readonly plan: WalkPlan,
 		private readonly query: Query,
 		/** Go on after this cursor (a stored `Resume`). */
 		private readonly after?: string,
@@ -61,12 +62,6 @@ export class BoundedWalk {
 	/** The cursor the next poll goes on after; undefined when the walk got to the end or has none yet. */
 	get stoppedAfter(): string | undefined {
 		return this.complete ? undefined : this.resumeAfter;
-	}
-
-	/** Where the next poll goes on; null when the walk got to the end or has no cursor yet. */
-	get resume(): Resume | null {
-		const after = this.stoppedAfter;
-		return after === undefined ? null : { purpose: this.plan.purpose, op: this.plan.op, from: this.plan.from, after, view: this.setup.queryView, requests: this.requests };
 	}
 
 	/** Requests of this walk so far, earlier polls' included. */

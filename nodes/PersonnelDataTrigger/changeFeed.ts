@@ -226,7 +226,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	private walkLast: string | null = null;
 	private done = false;
 	private clock: FeedState['clock'];
-	private readonly before: Pick<FeedState, 'settled' | 'pass'>;
+	private before: Pick<FeedState, 'settled' | 'pass'>;
 	readonly warnings: string[] = [];
 
 	constructor(
@@ -380,7 +380,14 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			this.settled = this.settled === null ? settle : laterOf(this.settled, settle);
 		}
 		this.pass = null;
-		this.done = true;
+		this.newWalk();
+		if (pass.learnUpTo === undefined) {
+			this.done = true;
+			return;
+		}
+		// The activation's pass is done: a pass that sends goes on in this poll, and an undo of this
+		// poll goes back to here, never into the activation's pass.
+		this.before = { settled: this.settled, pass: null };
 	}
 
 	/** This poll's budget is spent: the pass goes on next poll from its cursor. */

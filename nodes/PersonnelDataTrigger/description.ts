@@ -11,7 +11,7 @@ import { RESOURCES } from '../shared/registry';
 import { fieldsPicker } from '../shared/descriptions/fieldPicker';
 import { defaultEventOf, eventsOf, needsServerSupport, TRIGGER_EVENTS } from './events';
 import { timeBudgetOption } from './pollBudget';
-import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from './setup';
+import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING, SETTLE_DEFAULT_MINUTES } from './setup';
 import { WATCH_RECORDS_MAX } from './watchFields';
 
 /** Resources the trigger can watch: listable, with at least one event. */
@@ -114,6 +114,27 @@ const onActivationOption: INodeProperties = {
 	default: 'resume',
 };
 
+/** What a restart of n8n does (docs/trigger.md: Restarts). */
+const onRestartOption: INodeProperties = {
+	displayName: 'On Restart',
+	name: 'onRestart',
+	type: 'options',
+	options: [
+		{
+			name: 'Repeat Nothing',
+			value: 'repeatNothing',
+			description: "Like n8n's own polling triggers: after a restart, the next poll sends only what changed since the last poll",
+		},
+		{
+			name: 'Send the Last Poll Again',
+			value: 'sendAgain',
+			description:
+				'At least once: after a restart, the changes of the last poll come again, marked _event.possiblyRepeated, in case n8n stopped before running them; drop repeats by _event.key with the Remove Duplicates node',
+		},
+	],
+	default: 'repeatNothing',
+};
+
 /** On Activation → Start From a Date: the date. Changing it starts the backfill again from the new date. */
 const startDateOption: INodeProperties = {
 	displayName: 'Start Date',
@@ -126,14 +147,15 @@ const startDateOption: INodeProperties = {
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [
 		{
-			displayName: 'Look-Back Window (Minutes)',
+			// Named lookbackMinutes since version 0.1: saved workflows keep their value.
+			displayName: 'Settle Window (Minutes)',
 			name: 'lookbackMinutes',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: LOOKBACK_MAX_MINUTES },
-			default: 0,
-			description:
-				'Also re-read this many minutes (at most 10080, 7 days) before the last change seen, for records the API makes visible late; records already emitted are not emitted again',
+			default: SETTLE_DEFAULT_MINUTES,
+			description: `How long after its change time a record may still appear on the server (a long transaction, an import committed at its end): each poll reads this window again and sends, once, what it has not sent. At most ${LOOKBACK_MAX_MINUTES} (7 days); 0: records that appear late are not seen.`,
 		},
+		onRestartOption,
 		selectOption(),
 		maxChangesOption,
 		maxRequestsOption,

@@ -2,19 +2,17 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from '../shared/errors';
-import { compareTimestamps } from '../shared/timestamps';
 import { simplifyRecords } from '../shared/listQuery/simplify';
 import { collectRecords } from '../shared/pagination';
-import type { ChangeState } from './changeState';
-import { readState } from './changeState';
+import { activate, fromLegacy } from './activation';
 import { labelOf } from './events';
-import { continueActivation, activate } from './activation';
+import { eventKeyOf, readFeed } from './feedReading';
 import { pollClock, stillInTime } from './pollBudget';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
-import { capped, readChanges } from './reading';
-import { marksHandOver, positionOf, resolveHandOver } from './handOver';
 import { refusedByServer } from './serverSupport';
+import type { TriggerState } from './triggerState';
+import { readState } from './triggerState';
 import { withWatch } from './watchBaseline';
 import type { PollRun, PollSetup } from './setup';
 import { listRequest, newestFirst, readSetup } from './setup';
@@ -36,13 +34,16 @@ const USER_ACTIVATIONS = new Set(['activate', 'update', 'create']);
 interface Emitted {
 	record: IDataObject;
 	note?: WatchNote;
-	/** Sent once more after n8n stopped at a hand-over (handOver.ts). */
+	/** The change's event key (changeFeed.ts `eventKey`): the same for the same change, in any poll. */
+	key?: string;
+	/** Sent again after a restart, with Options → On Restart: Send the Last Poll Again. */
 	possiblyRepeated?: boolean;
 }
 
-function withEvent(setup: PollSetup, { record, note, possiblyRepeated }: Emitted): IDataObject {
+function withEvent(setup: PollSetup, { record, note, key, possiblyRepeated }: Emitted): IDataObject {
 	const type = labelOf(setup.event, record, setup.resource, note?.firstSeen);
 	const event: IDataObject = { type, resource: setup.resource.value, changedAt: record[setup.field] };
+	if (key !== undefined) event.key = key;
 	if (possiblyRepeated) event.possiblyRepeated = true;
 	if (note) {
 		event.changedFields = note.changedFields;
@@ -71,13 +72,14 @@ function explained(context: IPollFunctions, error: unknown, intervalMs: number, 
 
 async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRun, activationPoll: boolean): Promise<Emitted[] | null> {
 	const staticData = this.getWorkflowStaticData('node');
-	const fromN8n = readState(staticData.changes);
+	const read = readState(staticData.changes);
+	const fromN8n = read !== undefined && 'legacy' in read ? fromLegacy(setup, read) : read;
 	if (run.lease.awaitsSave(fromN8n)) {
 		this.logger.debug('Personnel Data Trigger: n8n has not stored the state of the previous poll yet; this poll reads nothing');
 		return null;
 	}
 	const stored = run.lease.newest(fromN8n);
-	const store = (next: ChangeState, emitting: boolean): boolean => {
+	const store = (next: TriggerState, emitting: boolean): boolean => {
 		// A poll overtaken as hung stores and emits nothing: the one that took over does.
 		if (!run.lease.held) return false;
 		if (!stillInTime(run.clock)) {
@@ -93,40 +95,33 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 	const userActivation = activationPoll && !run.clock.scheduled && USER_ACTIVATIONS.has(this.getActivationMode());
 	const startAfresh = setup.startFromNow && userActivation;
 	const otherOrigin = setup.backfillFrom !== undefined && stored?.origin !== setup.backfillFrom;
+	let state: TriggerState;
 	if (!stored || stored.stream !== setup.stream || startAfresh || otherOrigin) {
-		const started = await activate.call(this, setup, run, stored?.revision ?? 0);
-		store(await withWatch.call(this, setup, started, run), false);
-		return null;
+		state = await activate.call(this, setup, run, stored?.revision ?? 0, stored?.watch ?? null);
+	} else {
+		state = stored;
 	}
-	const { state: handedOver, repeatedUpTo } = resolveHandOver(stored, run.lease.storedHere(stored));
-	if (repeatedUpTo !== null) {
-		this.logger.info('Personnel Data Trigger: n8n stopped soon after the last poll handed changes over; they are sent again, marked possiblyRepeated');
-	}
-	const state = await withWatch.call(this, setup, handedOver, run);
-	const bump = (next: ChangeState): ChangeState => ({ ...next, revision: stored.revision + 1 });
+	state = await withWatch.call(this, setup, state, run);
+	const bump = (next: TriggerState): TriggerState => ({ ...next, revision: (stored?.revision ?? 0) + 1 });
 	if (state.watch?.after !== undefined) {
 		// The baseline is not complete yet: changes are compared with it once it is.
 		store(bump(state), false);
 		return null;
 	}
-	if (state.resume?.purpose === 'skip') {
-		store(await continueActivation.call(this, setup, run, state, state.resume), false);
-		return null;
-	}
-	const reading = capped(setup, state, await readChanges.call(this, setup, state, run));
-	let next = reading.next;
-	const repeated = (record: IDataObject) => repeatedUpTo !== null && compareTimestamps(String(record[setup.field]), repeatedUpTo) <= 0;
-	let emitted: Emitted[] = reading.records.map((record) => ({ record, ...(repeated(record) ? { possiblyRepeated: true } : {}) }));
+	// Whether n8n took the poll that stored this state: this process stored it (it lived on), or n8n
+	// commits the state with the execution (the durable scheduler).
+	const confirmed = run.lease.storedHere(state) || run.clock.scheduled;
+	const reading = await readFeed.call(this, setup, state.feed, run, confirmed);
+	for (const warning of reading.warnings) this.logger.warn(`Personnel Data Trigger: ${warning} (docs/trigger.md)`);
+	let emitted: Emitted[] = reading.deliveries.map(({ record, key, possiblyRepeated }) => ({ record: record.record, key, ...(possiblyRepeated ? { possiblyRepeated } : {}) }));
+	let next: TriggerState = bump({ ...state, feed: reading.feed });
 	if (setup.watch && state.watch) {
-		const compared = compareWatched(setup.watch, state.watch, reading.records);
-		emitted = compared.emitted;
-		if (next !== null) next = { ...next, watch: compared.state };
+		const compared = compareWatched(setup.watch, state.watch, emitted.map((entry) => entry.record));
+		const byRecord = new Map(emitted.map((entry) => [entry.record, entry]));
+		emitted = compared.emitted.map(({ record, note }) => ({ ...(byRecord.get(record) as Emitted), note }));
+		next = { ...next, watch: compared.state };
 	}
-	// A watch state read afresh (or dropped), or a hand-over mark confirmed, is stored even when nothing changed.
-	if (next === null && state !== stored) next = bump(state);
-	if (next !== null && emitted.length > 0 && marksHandOver(setup, run)) next = { ...next, handOver: positionOf(state) };
-	if (next !== null && !store(next, emitted.length > 0)) return null;
-	if (next === null && !stillInTime(run.clock)) return null;
+	if (!store(next, emitted.length > 0)) return null;
 	return run.lease.held ? emitted : null;
 }
 
@@ -154,7 +149,7 @@ export async function pollChanges(this: IPollFunctions): Promise<INodeExecutionD
 			? null
 			: [this.helpers.returnJsonArray(simplifyRecords(records.map((r) => withEvent(setup, r)), setup.simplify, setup.asOfDate))];
 
-	if (this.getMode() === 'manual') return emit((await sample.call(this, setup)).map((record) => ({ record })));
+	if (this.getMode() === 'manual') return emit((await sample.call(this, setup)).map((record) => ({ record, key: eventKeyOf(this, setup, record) })));
 
 	const lease = PollLease.acquire(leaseKey(this.getWorkflow().id, this.getNode().name));
 	if (!lease) {

@@ -1,4 +1,7 @@
-import type { ChangeState } from './changeState';
+/** A stored state, as far as the lease compares them. */
+interface Revised {
+	revision: number;
+}
 
 /**
  * What this n8n process knows about the polls of each trigger (workflow id + node name, the key
@@ -20,7 +23,7 @@ interface Slot {
 	holder: object | null;
 	/** When the holder last made progress (acquired, or a request answered). */
 	progressAt: number;
-	committed: ChangeState | undefined;
+	committed: Revised | undefined;
 	/** The state a poll emitted that n8n saves itself (see `awaitsSave`), and when. */
 	emitted: { revision: number; at: number } | undefined;
 	/** The revision of the last state a poll of this process stored (handOver.ts). */
@@ -80,14 +83,15 @@ export class PollLease {
 	}
 
 	/** The newer of the stored state and the last one stored by a poll in this process. */
-	newest(stored: ChangeState | undefined): ChangeState | undefined {
-		const committed = this.slot.committed;
+	newest<State extends Revised>(stored: State | undefined): State | undefined {
+		// A trigger's slot only ever holds the states its own polls stored.
+		const committed = this.slot.committed as State | undefined;
 		if (!committed) return stored;
 		if (!stored) return committed;
 		return committed.revision > stored.revision ? committed : stored;
 	}
 
-	commit(state: ChangeState): void {
+	commit(state: Revised): void {
 		if (this.held) {
 			this.slot.committed = state;
 			this.slot.storedRevision = state.revision;
@@ -95,7 +99,7 @@ export class PollLease {
 	}
 
 	/** A poll emitted `state`, which n8n stores with (or after) the execution it starts. */
-	expectSave(state: ChangeState, now = Date.now()): void {
+	expectSave(state: Revised, now = Date.now()): void {
 		if (this.held) {
 			this.slot.emitted = { revision: state.revision, at: now };
 			this.slot.storedRevision = state.revision;
@@ -103,7 +107,7 @@ export class PollLease {
 	}
 
 	/** Whether a poll of this process stored `state` (or a later one): the process lived on since. */
-	storedHere(state: ChangeState): boolean {
+	storedHere(state: Revised): boolean {
 		return this.slot.storedRevision !== undefined && this.slot.storedRevision >= state.revision;
 	}
 
@@ -111,7 +115,7 @@ export class PollLease {
 	 * True while the stored state is older than the one the previous poll emitted and n8n may still
 	 * be saving it: this poll must not read (it would repeat those changes), nor move anything.
 	 */
-	awaitsSave(stored: ChangeState | undefined, now = Date.now()): boolean {
+	awaitsSave(stored: Revised | undefined, now = Date.now()): boolean {
 		const emitted = this.slot.emitted;
 		if (emitted === undefined) return false;
 		if ((stored?.revision ?? -1) >= emitted.revision || now - emitted.at > SAVE_WAIT_MS) {

@@ -11,13 +11,14 @@ import type { ResourceDefinition } from '../shared/registry';
 import { resourceByValue } from '../shared/registry';
 import type { ApiRequest, Query } from '../shared/transport';
 import { checkWholeNumber } from '../shared/validation';
-import type { Change } from './changeState';
-import { streamOf } from './changeState';
+import type { FeedOptions } from './changeFeed';
+import { SETTLE_DEFAULT_MS } from './changeFeed';
 import type { ProductEvent } from './events';
 import { defaultEventOf, eventOf } from './events';
 import type { PollClock } from './pollBudget';
 import type { PollLease } from './pollLease';
 import { missingChangeField } from './serverSupport';
+import { streamOf } from './triggerState';
 import type { WatchSetup } from './watchFields';
 import { readWatchSetup, selectedFor } from './watchFields';
 
@@ -28,6 +29,9 @@ import { readWatchSetup, selectedFor } from './watchFields';
 
 /** Re-reading more than a week on every poll would cost more than late data is worth. */
 export const LOOKBACK_MAX_MINUTES = 7 * 24 * 60;
+
+/** Options → Settle Window (Minutes) by default (changeFeed.ts: `SETTLE_DEFAULT_MS`). */
+export const SETTLE_DEFAULT_MINUTES = SETTLE_DEFAULT_MS / 60_000;
 
 /** The largest Max Changes per Poll: an execution of more items than this is not "bounded". */
 export const MAX_CHANGES_CEILING = 100_000;
@@ -40,7 +44,8 @@ export interface PollSetup {
 	event: ProductEvent;
 	field: string;
 	query: Query;
-	lookbackMs: number;
+	/** What the change feed is told (changeFeed.ts): settle window, caps, the query's digests, restart mode. */
+	feed: FeedOptions;
 	simplify: boolean;
 	/** The checked day of Dated Values As Of (YYYY-MM-DD). */
 	asOfDate: string;
@@ -48,13 +53,9 @@ export interface PollSetup {
 	maxRequests: number;
 	conditioned: boolean;
 	stream: string;
-	/** Digest of the filters (no condition, no field selection): the view a count was taken in. */
-	countView: string;
 	startFromNow: boolean;
 	/** On Activation → Start From a Date: that date, as an ISO timestamp; undefined: not asked for. */
 	backfillFrom: string | undefined;
-	/** Digest of the whole list query (condition and fields included): what a stored cursor belongs to. */
-	queryView: string;
 	/** Options → Time Budget per Poll (Seconds), as given (pollBudget.ts checks it). */
 	timeBudgetSeconds: unknown;
 	/** Options → Max Changes per Poll; undefined: no cap. */
@@ -88,11 +89,15 @@ export function readSetup(context: IPollFunctions): PollSetup {
 		throw new InputError(`Filters: ${field} is set by the trigger itself; remove that filter`);
 	}
 	const options = read('options', {}) as IDataObject;
-	const lookbackMinutes = Number(options.lookbackMinutes ?? 0);
-	if (!Number.isFinite(lookbackMinutes) || lookbackMinutes < 0 || lookbackMinutes > LOOKBACK_MAX_MINUTES) {
+	const settleMinutes = Number(options.lookbackMinutes ?? SETTLE_DEFAULT_MINUTES);
+	if (!Number.isFinite(settleMinutes) || settleMinutes < 0 || settleMinutes > LOOKBACK_MAX_MINUTES) {
 		throw new InputError(
-			`Options › Look-Back Window (Minutes): expected a number from 0 to ${LOOKBACK_MAX_MINUTES} (7 days), got ${JSON.stringify(options.lookbackMinutes)}`,
+			`Options › Settle Window (Minutes): expected a number from 0 to ${LOOKBACK_MAX_MINUTES} (7 days), got ${JSON.stringify(options.lookbackMinutes)}`,
 		);
+	}
+	const onRestart = options.onRestart ?? 'repeatNothing';
+	if (onRestart !== 'repeatNothing' && onRestart !== 'sendAgain') {
+		throw new InputError('Options › On Restart: expected "repeatNothing" or "sendAgain"');
 	}
 	const onActivation = options.onActivation ?? 'resume';
 	if (onActivation !== 'resume' && onActivation !== 'startFromNow' && onActivation !== 'startFromDate') {
@@ -104,22 +109,27 @@ export function readSetup(context: IPollFunctions): PollSetup {
 	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
 	const select = query[QUERY.select] as string[] | undefined;
 	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), field, ...(watch ? selectedFor(watch) : [])])];
-	const filters = JSON.stringify(without(query, QUERY.select, QUERY.conditionId));
+	const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value ?? null)).digest('hex').slice(0, 16);
 	return {
 		resource,
 		event,
 		field,
 		query,
-		lookbackMs: lookbackMinutes * 60_000,
+		feed: {
+			settleMs: settleMinutes * 60_000,
+			maxChanges: maxChanges === 0 ? undefined : maxChanges,
+			maxRequests: readMaxRequests(options.maxRequests),
+			view: digest(query),
+			contentView: digest(query[QUERY.select]),
+			atLeastOnce: onRestart === 'sendAgain',
+		},
 		simplify: read('simplify', false) === true,
 		asOfDate: asOfDay(options.asOfDate),
 		maxRequests: readMaxRequests(options.maxRequests),
 		conditioned: query[QUERY.conditionId] !== undefined,
 		stream: streamOf(resource.value, field),
-		countView: createHash('sha256').update(filters).digest('hex').slice(0, 16),
 		startFromNow: onActivation === 'startFromNow',
 		backfillFrom,
-		queryView: createHash('sha256').update(JSON.stringify(query)).digest('hex').slice(0, 16),
 		timeBudgetSeconds: options.timeBudgetSeconds,
 		maxChanges: maxChanges === 0 ? undefined : maxChanges,
 		watch,
@@ -138,11 +148,13 @@ function readStartDate(given: unknown): string {
 	return new Date(at).toISOString();
 }
 
-/**
- * The record's change (its id key, see shared/ids.ts, and the timestamp the event reads); undefined
- * when it lacks either. Every id the trigger compares (ids at the watermark, recent changes, the
- * records listed again behind a cursor) comes from here.
- */
+/** A record's change: its id key (shared/ids.ts) and the timestamp the event reads. */
+export interface Change {
+	id: string;
+	at: string;
+}
+
+/** The record's change; undefined when it lacks the id or the timestamp. */
 export function changeOf(record: IDataObject, field: string): Change | undefined {
 	const at = record[field];
 	return typeof at === 'string' && record.id !== undefined ? { id: idKey(String(record.id)), at } : undefined;

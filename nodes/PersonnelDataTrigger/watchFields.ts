@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { InputError } from '../shared/errors';
+import { canonicalJson } from '../shared/canonicalJson';
 import { idKey } from '../shared/ids';
 
 /**
@@ -69,20 +70,10 @@ function valueOf(record: IDataObject, field: string): unknown {
 	return record[field] ?? null;
 }
 
-/** JSON with object keys sorted: the same value from the server always reads the same. */
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (isObject(value)) {
-		const keys = Object.keys(value).sort();
-		return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
-	}
-	return JSON.stringify(value ?? null);
-}
-
 /** What the state keeps of one record. */
 export function snapshot(watch: WatchSetup, record: IDataObject): string[] {
 	return watch.fields.map((field) => {
-		const json = canonical(valueOf(record, field));
+		const json = canonicalJson(valueOf(record, field));
 		return watch.withValues ? json : createHash('sha256').update(json).digest('hex').slice(0, FINGERPRINT_HEX);
 	});
 }
@@ -146,11 +137,11 @@ export class Baseline {
 
 function historyDiff(before: unknown, after: unknown): IDataObject {
 	const entries = (value: unknown) => (Array.isArray(value) ? (value as unknown[]) : []);
-	const afterKeys = new Set(entries(after).map(canonical));
-	const beforeKeys = new Set(entries(before).map(canonical));
+	const afterKeys = new Set(entries(after).map(canonicalJson));
+	const beforeKeys = new Set(entries(before).map(canonicalJson));
 	return {
-		added: entries(after).filter((entry) => !beforeKeys.has(canonical(entry))),
-		removed: entries(before).filter((entry) => !afterKeys.has(canonical(entry))),
+		added: entries(after).filter((entry) => !beforeKeys.has(canonicalJson(entry))),
+		removed: entries(before).filter((entry) => !afterKeys.has(canonicalJson(entry))),
 	};
 }
 

@@ -12,8 +12,6 @@ import { HTTP } from '../../nodes/shared/apiChoices';
 import { ADAPTIVE_START } from '../../nodes/PersonnelData/actions/adaptiveLimit';
 import { CONCURRENCY_MAX, concurrencyOption, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/PersonnelData/actions/read/recordsWhere';
-import { IDS_KEPT_MAX, RECENT_MAX } from '../../nodes/PersonnelDataTrigger/changeState';
-import { HAND_OVER_WINDOW_MS } from '../../nodes/PersonnelDataTrigger/handOver';
 import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
 import { LEASE_STALE_MS, SAVE_WAIT_MS } from '../../nodes/PersonnelDataTrigger/pollLease';
 import { LOOKBACK_MAX_MINUTES } from '../../nodes/PersonnelDataTrigger/setup';
@@ -71,13 +69,10 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Deadline of one exchange (minutes)', expected: HTTP.deadlineMs / 60_000, pattern: rx(String.raw`N minutes per exchange`) },
 	{ fact: 'Longest Retry-After waited for (minutes)', expected: HTTP.retryAfterMaxMs / 60_000, pattern: rx(String.raw`\x60Retry-After\x60 above N minutes`) },
 	{ fact: 'Trigger: Look-Back Window ceiling (minutes)', expected: LOOKBACK_MAX_MINUTES, pattern: rx(String.raw`at most N, 7 days`) },
-	{ fact: 'Trigger: changes kept inside the look-back window', expected: RECENT_MAX, pattern: rx(String.raw`sent inside the window \(at most N\)`) },
 	{ fact: 'Trigger: records kept by Watch Fields', expected: WATCH_RECORDS_MAX, pattern: rx(String.raw`capped at \*\*N records\*\*`) },
 	{ fact: 'Trigger: read budget ceiling (s)', expected: DEFAULT_READ_BUDGET_SECONDS, pattern: rx(String.raw`never more than N s\b`) },
 	{ fact: 'Trigger: a poll counts as hung after (minutes)', expected: LEASE_STALE_MS / 60_000, pattern: rx(String.raw`no progress for N minutes`) },
 	{ fact: 'Trigger: wait for a late save (s)', expected: SAVE_WAIT_MS / 1000, pattern: rx(String.raw`within N s of a poll that sent reads`) },
-	{ fact: 'Trigger: ids kept at one timestamp', expected: IDS_KEPT_MAX, pattern: rx(String.raw`(?:only up to|by id up to|larger than|of more than) N(?: records| by count|, then by count| \(the most recent)`) },
-	{ fact: 'Trigger: the hand-over window (s)', expected: HAND_OVER_WINDOW_MS / 1000, pattern: rx(String.raw`(?:within|again within) N s(?: of the hand-over| of a poll that sent changes sends|\), that poll's| sends that poll's)`) },
 	{ fact: 'Listings: Max Requests default', expected: HTTP.walkMaxRequests, pattern: rx(String.raw`Max Requests\* \(default N\)`) },
 ];
 

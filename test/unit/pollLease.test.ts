@@ -1,7 +1,6 @@
-import type { ChangeState } from '../../nodes/PersonnelDataTrigger/changeState';
 import { LEASE_STALE_MS, PollLease } from '../../nodes/PersonnelDataTrigger/pollLease';
 
-const stateAt = (revision: number) => ({ revision }) as ChangeState;
+const stateAt = (revision: number) => ({ revision });
 
 describe('poll lease', () => {
 	it('one holder per key; released, it can be taken again', () => {

@@ -55,12 +55,12 @@ describe('Personnel Data Trigger: activation, deactivation, republishing, restar
 		const republished = await activateTrigger(bed, EMPLOYEES, { activation: 'update' });
 		expect(emittedPairs(republished.first.records).sort()).toEqual(changePairs(duringEdit).sort());
 
-		// Fields to Return, Simplify and Poll Times changed: still the same watermark.
-		const state = stateOf(bed).changes as { watermark: string };
+		// Fields to Return, Simplify and Poll Times changed: the same feed goes on (nothing sent again).
+		const state = stateOf(bed).changes as { stream: string; feed: { clock: unknown } };
 		const edited = { ...EMPLOYEES, simplify: true, options: { select: ['first_name'] }, pollTimes: { item: [{ mode: 'everyHour', minute: 5 }] } };
 		const quiet = await activateTrigger(bed, edited, { activation: 'update' });
 		expect(quiet.first.items).toBeNull();
-		expect(stateOf(bed).changes).toMatchObject({ watermark: state.watermark });
+		expect(stateOf(bed).changes).toMatchObject({ stream: state.stream, feed: { clock: state.feed.clock } });
 		const next = sim.createRecords('employees', 1);
 		expect((await quiet.session.poll()).records.map((r) => r.id)).toEqual(next.map((r) => r.id));
 
@@ -135,7 +135,7 @@ describe('Personnel Data Trigger: activation, deactivation, republishing, restar
 		});
 		const created = sim.createRecords('employees', 2);
 		expect(emittedPairs((await pollOk(bed, EMPLOYEES)).records).sort()).toEqual(changePairs(created).sort());
-		expect(stateOf(bed).changes).toMatchObject({ version: 3, stream: 'employee:updated_at', watch: null });
+		expect(stateOf(bed).changes).toMatchObject({ version: 4, stream: 'employee:updated_at', watch: null });
 	});
 
 	it.each([

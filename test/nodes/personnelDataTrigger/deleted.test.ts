@@ -26,7 +26,7 @@ describe('Personnel Data Trigger: Deleted event', () => {
 		const result = await pollOk(bed, DELETED);
 		expect(emittedPairs(result.records, 'deleted_at').sort()).toEqual(changePairs(deleted, 'deleted_at').sort());
 		for (const record of result.records) {
-			expect(record._event).toEqual({ type: 'deleted', resource: 'organizationalUnit', changedAt: record.deleted_at });
+			expect(record._event).toEqual({ type: 'deleted', resource: 'organizationalUnit', changedAt: record.deleted_at, key: expect.any(String) });
 		}
 		// A later update of a deleted unit leaves deleted_at alone: not sent again.
 		sim.touchRecords('orgUnits', [second.id], { changes: { description: 'closed' } });

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { ChangeState } from '../../../nodes/PersonnelDataTrigger/changeState';
+import type { TriggerState } from '../../../nodes/PersonnelDataTrigger/triggerState';
 import type { JsonObject, SimRecord } from '../../../scripts/simulator/types';
 import { useTestBed } from '../setup';
 import { lastSeq, listRequestsSince, pollOk, stateOf } from './helpers';
@@ -34,7 +34,7 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		const walk = listRequestsSince(sim, from).filter((request) => (request.query?.select as string[] | undefined)?.includes('email'));
 		expect(walk).toHaveLength(Math.ceil(total / 100));
 		for (const request of walk) expect([...(request.query?.select as string[])].sort()).toEqual(['email', 'id', 'properties', 'updated_at']);
-		const state = stateOf(bed).changes as ChangeState;
+		const state = stateOf(bed).changes as unknown as TriggerState;
 		expect(Object.keys(state.watch?.records ?? {})).toHaveLength(total);
 		// Never again: the next polls read changes only.
 		sim.touchRecords('employees', [sim.getRecords('employees')[0].id], { changes: { phone1: '+46 70 000 00 00' } });
@@ -90,7 +90,7 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 	it('without previous values keeps a fingerprint per field and still names the changed fields', async () => {
 		const { sim } = bed.simulator;
 		await pollOk(bed, watching({}, 'email, properties.manager_id'));
-		const state = stateOf(bed).changes as ChangeState;
+		const state = stateOf(bed).changes as unknown as TriggerState;
 		for (const entry of Object.values(state.watch?.records ?? {})) expect(entry).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/), expect.stringMatching(/^[0-9a-f]{16}$/)]);
 
 		const [a, b] = sim.getRecords('employees');
@@ -98,7 +98,7 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		sim.touchRecords('employees', [b.id], { changes: { phone2: '+46 70 222 22 22' } });
 		const result = await pollOk(bed, watching({}, 'email, properties.manager_id'));
 		expect(result.records).toHaveLength(1);
-		expect(result.records[0]._event).toEqual({ type: 'updated', resource: 'employee', changedAt: result.records[0].updated_at, changedFields: ['email'] });
+		expect(result.records[0]._event).toEqual({ type: 'updated', resource: 'employee', changedAt: result.records[0].updated_at, key: expect.any(String), changedFields: ['email'] });
 	});
 
 	it('other watched fields read a new baseline; watching nothing drops the kept values', async () => {
@@ -112,7 +112,7 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		expect((await pollOk(bed, watching({}, ['phone1']))).records.map((r) => r._event.changedAt)).toHaveLength(1);
 
 		await pollOk(bed, { resource: 'employee', event: 'createdOrUpdated', simplify: false });
-		expect((stateOf(bed).changes as ChangeState).watch).toBeNull();
+		expect((stateOf(bed).changes as unknown as TriggerState).watch).toBeNull();
 	});
 
 	it('refuses a name that is not a field, naming the option, and sends nothing', async () => {
@@ -130,6 +130,6 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		const result = await pollOk(bed, parameters);
 		expect(result.records.map((r) => r.id).sort()).toEqual(created.map((r) => r.id).sort());
 		for (const record of result.records) expect(record._event).not.toHaveProperty('changedFields');
-		expect((stateOf(bed).changes as ChangeState).watch).toBeNull();
+		expect((stateOf(bed).changes as unknown as TriggerState).watch).toBeNull();
 	});
 });
