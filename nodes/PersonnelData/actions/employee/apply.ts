@@ -7,6 +7,7 @@ import { InputError } from '../../../shared/errors';
 import { idKey } from '../../../shared/ids';
 import type { ResourceDefinition } from '../../../shared/registry';
 import { recordPath, requireUuid } from '../recordPath';
+import { isToolCall } from '../toolMode';
 import type { OperationRun, SendItem } from '../types';
 import { describeChange, fieldFingerprints, isNoChange, movedFields, predictAfter } from './changes';
 import type { PreviewedRead, PreviewedRequest } from './preview';
@@ -142,6 +143,9 @@ function applyCreate(apply: ApplyRun, lookup: EmployeeLookup, match: { field: st
 /** Prepares one input item of Apply a Preview; nothing is sent while preparing. */
 export function prepareApply(context: IExecuteFunctions, operation: MapperOperation, run: OperationRun): SendItem {
 	const { resource, itemIndex } = run;
+	if (isToolCall(context)) {
+		throw new InputError('Options › Write Mode: an AI Agent\'s tool may preview (Preview Only) but not apply a preview, whose writes would come from the model; expected write or preview');
+	}
 	if (operation === 'create') {
 		throw new InputError('Options › Write Mode: Create cannot apply a preview (nothing finds a created employee again, so a replay would create it twice); expected Create or Update, matched on a unique column');
 	}

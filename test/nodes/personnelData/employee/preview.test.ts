@@ -161,6 +161,21 @@ describe('Personnel Data, version 2: preview, apply, and what each write changed
 			expect(replay.map((item) => item.json.writeOutcome)).toEqual(['unchanged', 'unchanged', 'unchanged', 'skipped', 'skipped']);
 		});
 
+		it('two rows for one employee: the second is previewed after the first, and both apply', async () => {
+			const [person] = existing(1);
+			const rows = [
+				{ employee_number: person.employee_number, phone1: '+46 1' },
+				{ employee_number: person.employee_number, phone2: '+46 2' },
+			];
+			const preview = outputOf(await run(bed, upsertOn('employee_number', { writeMode: 'preview' }), { ...V2, items: items(rows) }));
+			const second = previewOf(preview[1].json);
+			expect(((second.write as IDataObject).body as IDataObject).data).toEqual({ phone2: '+46 2' });
+			expect((second.read as IDataObject).updated_at).toBeNull();
+			const applied = outputOf(await run(bed, applyParameters(), { ...V2, items: preview.map((item) => ({ json: item.json })) }));
+			expect(applied.map((item) => item.json.writeOutcome)).toEqual(['updated', 'updated']);
+			expect(stored(String(person.id))).toMatchObject({ phone1: '+46 1', phone2: '+46 2' });
+		});
+
 		it('an employee changed by another client since the preview is refused, naming it and what changed; the others are written', async () => {
 			const [moved, kept] = existing(2);
 			const rows = [moved, kept].map((person) => ({ employee_number: person.employee_number, phone1: '+46 555' }));
@@ -284,5 +299,41 @@ describe('Personnel Data, version 2: what a write changed in your own fields (th
 		expect((changes.fields as IDataObject).employment_start_date).toEqual({ before: before.employment_start_date ?? null, after: '2020-02-01' });
 		expect(((changes.histories as IDataObject).weekly_hours as IDataObject).added).toEqual([{ valid_from: '2027-01-01', value: 24 }]);
 		expect(previewed.changes).toEqual(written.writeChanges);
+	});
+});
+
+describe('Personnel Data Tool, version 2: an agent previews before it writes', () => {
+	const bed = useTestBed();
+	const parameters = (writeMode: string): INodeParameters => ({
+		resource: 'employee',
+		operation: 'upsert',
+		columns: {
+			mappingMode: 'defineBelow',
+			value: {
+				employee_number: "={{ $fromAI('employee_number', 'The employee number', 'string') }}",
+				first_name: "={{ $fromAI('first_name', 'First name, needed to create', 'string') }}",
+				last_name: "={{ $fromAI('last_name', 'Last name, needed to create', 'string') }}",
+			},
+			matchingColumns: ['employee_number'],
+			schema: [],
+		},
+		options: { writeMode },
+	});
+
+	it('Preview Only answers the model what would change and writes nothing; Apply a Preview is refused to a tool', async () => {
+		const number = `AI-P-${process.pid}`;
+		const args = { employee_number: number, first_name: 'Shown', last_name: 'First' };
+		bed.simulator.sim.clearRequests();
+		const previewed = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters: parameters('preview'), args });
+		expect(previewed.error).toBeUndefined();
+		expect(JSON.parse(String(previewed.response))).toEqual([
+			{ preview: expect.objectContaining({ outcome: 'create', changes: expect.objectContaining({ fields: expect.objectContaining({ first_name: { before: null, after: 'Shown' } }) }) }) },
+		]);
+		expect(apiRequests(bed).filter((entry) => entry.method !== 'GET')).toEqual([]);
+		expect(bed.simulator.sim.getRecords('employees').filter((record) => record.employee_number === number)).toEqual([]);
+
+		const applied = await bed.runtime.invokeTool({ nodeType: 'personnelData', typeVersion: 2, parameters: parameters('apply'), args });
+		expect(String(applied.response)).toMatch(/may preview \(Preview Only\) but not apply a preview/);
+		expect(apiRequests(bed).filter((entry) => entry.method !== 'GET')).toEqual([]);
 	});
 });
