@@ -9,7 +9,8 @@ import type { ResourceDefinition } from '../../../shared/registry';
 import { recordPath, requireUuid } from '../recordPath';
 import { isToolCall } from '../toolMode';
 import type { OperationRun, SendItem } from '../types';
-import { describeChange, fieldFingerprints, isNoChange, movedFields, predictAfter } from './changes';
+import type { ChangeDescription } from './changes';
+import { changedUnder, describeChange, fingerprintOf, isNoChange, predictAfter } from './changes';
 import type { PreviewedRead, PreviewedRequest } from './preview';
 import { PREVIEW_FIELD } from './preview';
 import type { MapperOperation } from './v2/columns';
@@ -39,7 +40,14 @@ const previewSchema = z.object({
 			body: z.object({ [WRITE_ENVELOPE]: z.record(z.unknown()) }),
 		})
 		.optional(),
-	read: z.object({ updated_at: z.string().nullable(), fingerprint: z.string(), fields: z.record(z.string()) }).optional(),
+	read: z.object({ updated_at: z.string().nullable(), fingerprint: z.string() }).optional(),
+	changes: z
+		.object({
+			fields: z.record(z.object({ before: z.unknown(), after: z.unknown() })),
+			customProperties: z.record(z.object({ before: z.unknown(), after: z.unknown() })),
+			histories: z.record(z.unknown()),
+		})
+		.optional(),
 });
 
 type Previewed = z.infer<typeof previewSchema>;
@@ -75,10 +83,14 @@ function checkedWrite(resource: ResourceDefinition, operation: MapperOperation, 
 	return write as PreviewedRequest;
 }
 
-/** Whether the employee still reads as the preview read it; what moved, for the item's error. */
-function whatMoved(record: IDataObject, read: PreviewedRead): string[] {
-	const moved = movedFields(read.fields, fieldFingerprints(record));
-	const stamp = typeof record.updated_at === 'string' ? record.updated_at : null;
+/**
+ * What moved since the preview: the parts of the write whose "before" is no longer what the
+ * preview saw, the updated_at, and any other content (the fingerprint). Empty: write.
+ */
+function whatMoved(current: IDataObject, read: PreviewedRead, previewed: ChangeDescription, write: PreviewedRequest): string[] {
+	const moved = changedUnder(previewed, describeChange(current, predictAfter(current, write.body[WRITE_ENVELOPE] as IDataObject, write.method)));
+	if (moved.length === 0 && fingerprintOf(current) !== read.fingerprint) moved.push('fields outside this write');
+	const stamp = typeof current.updated_at === 'string' ? current.updated_at : null;
 	if (read.updated_at !== null && stamp !== read.updated_at) moved.unshift(`updated_at ${read.updated_at} → ${stamp ?? 'none'}`);
 	return moved;
 }
@@ -90,7 +102,7 @@ interface ApplyRun {
 }
 
 /** An update or replace of a known employee. */
-function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write: PreviewedRequest, read: PreviewedRead): SendItem {
+function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write: PreviewedRequest, previewed: { read: PreviewedRead; changes: ChangeDescription }): SendItem {
 	const { context, resource, itemIndex } = apply;
 	return Object.assign(
 		async () => {
@@ -99,7 +111,7 @@ function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write:
 			checkProperties(context, resource, current, itemIndex);
 			const data = write.body[WRITE_ENVELOPE] as IDataObject;
 			if (isNoChange(describeChange(current, predictAfter(current, data, write.method)))) return [writtenItem(current, current, 'unchanged')];
-			const moved = whatMoved(current, read);
+			const moved = whatMoved(current, previewed.read, previewed.changes, write);
 			if (moved.length > 0) {
 				throw new NodeOperationError(
 					context.getNode(),
@@ -167,8 +179,9 @@ export function prepareApply(context: IExecuteFunctions, operation: MapperOperat
 		return applyCreate(apply, lookup, previewed.match, write);
 	}
 	if (!previewed.read) throw new InputError(`Input item › preview.read: missing; expected what the preview read of the employee`);
+	if (!previewed.changes) throw new InputError(`Input item › preview.changes: missing; expected the changes the preview described`);
 	const id = idKey(previewed.employeeId as string);
 	const lookup = lookupFor(run.perRun, context, resource, 'id');
 	lookup.want(id);
-	return applyUpdate(apply, lookup, id, write, previewed.read);
+	return applyUpdate(apply, lookup, id, write, { read: previewed.read, changes: previewed.changes as ChangeDescription });
 }

@@ -142,28 +142,36 @@ export function predictAfter(before: IDataObject, data: IDataObject, method: Wri
 	return after;
 }
 
-const shortHash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+const isEmptyValue = (value: unknown): boolean =>
+	value === null || value === undefined || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
 
-/** Each field's content, hashed: what a preview read, to tell later whether the record moved. */
-export function fieldFingerprints(record: IDataObject): Record<string, string> {
-	const fields: Record<string, string> = {};
+/**
+ * One hash of the employee's content (server-set fields aside, an empty value as an absent one):
+ * what a preview read, to tell later whether the record moved. A single hash of the whole record,
+ * not one a field, so that no value (a personal ID number) can be guessed back from it.
+ */
+export function fingerprintOf(record: IDataObject): string {
+	const content: IDataObject = {};
 	for (const [key, value] of Object.entries(record)) {
-		if (SERVER_FIELDS.has(key) || key === 'properties') continue;
-		if (value !== null && value !== undefined) fields[key] = shortHash(canonical(value));
+		if (!SERVER_FIELDS.has(key) && key !== 'properties' && !isEmptyValue(value)) content[key] = value;
 	}
-	for (const [key, value] of Object.entries(objectOf(record.properties))) {
-		if (value === null || value === undefined || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0)) continue;
-		fields[`properties.${key}`] = shortHash(canonical(value));
-	}
-	return fields;
+	const properties: IDataObject = {};
+	for (const [key, value] of Object.entries(objectOf(record.properties))) if (!isEmptyValue(value)) properties[key] = value;
+	content.properties = properties;
+	return createHash('sha256').update(canonical(content)).digest('hex');
 }
 
-/** One hash of the whole content (server-set fields aside). */
-export const fingerprintOf = (fields: Record<string, string>): string => shortHash(canonical(fields));
-
-/** The fields whose content differs between two fingerprints, sorted. */
-export function movedFields(previewed: Record<string, string>, now: Record<string, string>): string[] {
-	return keysOf(previewed, now)
-		.filter((key) => previewed[key] !== now[key])
-		.sort();
+/**
+ * The parts of one write whose "before" differs between two descriptions of it (the preview's,
+ * and the same write on the record as it is now): what another client changed under the write.
+ */
+export function changedUnder(previewed: ChangeDescription, now: ChangeDescription): string[] {
+	const moved: string[] = [];
+	const compare = (a: Record<string, unknown>, b: Record<string, unknown>, prefix: string) => {
+		for (const key of keysOf(a as IDataObject, b as IDataObject)) if (!sameContent(a[key], b[key])) moved.push(`${prefix}${key}`);
+	};
+	compare(previewed.fields, now.fields, '');
+	compare(previewed.customProperties, now.customProperties, 'properties.custom_properties.');
+	compare(previewed.histories, now.histories, 'properties.');
+	return moved.sort();
 }

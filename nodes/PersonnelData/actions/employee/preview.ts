@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { InputError } from '../../../shared/errors';
 import type { OperationRun } from '../types';
 import type { ChangeDescription, WriteMethod } from './changes';
-import { changeJson, fieldFingerprints, fingerprintOf } from './changes';
+import { changeJson, fingerprintOf } from './changes';
 
 /**
  * Preview and apply (version 2 writes, Options › Write Mode). A preview reads and compares as a
@@ -69,8 +69,8 @@ export interface PreviewedRequest {
 export interface PreviewedRead {
 	/** The record's updated_at; null when the preview compared with the state an earlier item would leave. */
 	updated_at: string | null;
+	/** A hash of the whole content (./changes.ts); no value can be read back from it. */
 	fingerprint: string;
-	fields: Record<string, string>;
 }
 
 export interface PreviewItem {
@@ -89,9 +89,8 @@ export interface PreviewItem {
 }
 
 export function previewedRead(record: IDataObject, fromServer: boolean): PreviewedRead {
-	const fields = fieldFingerprints(record);
 	const updatedAt = record.updated_at;
-	return { updated_at: fromServer && typeof updatedAt === 'string' ? updatedAt : null, fingerprint: fingerprintOf(fields), fields };
+	return { updated_at: fromServer && typeof updatedAt === 'string' ? updatedAt : null, fingerprint: fingerprintOf(record) };
 }
 
 export function previewJson(item: PreviewItem): IDataObject {

@@ -177,24 +177,36 @@ describe('Personnel Data, version 2: preview, apply, and what each write changed
 		});
 
 		it('an employee changed by another client since the preview is refused, naming it and what changed; the others are written', async () => {
-			const [moved, kept] = existing(2);
-			const rows = [moved, kept].map((person) => ({ employee_number: person.employee_number, phone1: '+46 555' }));
+			const [underWrite, elsewhere, kept] = existing(3);
+			const rows = [underWrite, elsewhere, kept].map((person) => ({ employee_number: person.employee_number, phone1: '+46 555', title: 'Lead' }));
 			const preview = outputOf(await run(bed, upsertOn('employee_number', { writeMode: 'preview' }), { ...V2, items: items(rows) }));
+			const text = JSON.stringify(preview);
+			for (const person of [underWrite, elsewhere, kept]) if (person.private_id_number) expect(text).not.toContain(String(person.private_id_number));
 			sim().advanceClock(1);
-			sim().touchRecords('employees', [String(moved.id)], { changes: { phone2: '+46 999' } });
+			sim().touchRecords('employees', [String(underWrite.id)], { changes: { phone1: '+46 444' } });
+			sim().touchRecords('employees', [String(elsewhere.id)], { changes: { phone2: '+46 999' } });
 
 			const result = outputOf(await run(bed, applyParameters(), { ...V2, continueOnFail: true, items: preview.map((item) => ({ json: item.json })) }));
-			expect(String(result[0].json.error)).toContain(`Employee ${moved.id} changed since the preview`);
-			expect(String(result[0].json.error)).toContain('phone2');
-			expect(String(result[0].json.error)).toContain('updated_at');
-			expect(result[0].pairedItem).toEqual({ item: 0 });
-			expect(result[1].json.writeOutcome).toBe('updated');
+			expect(String(result[0].json.error)).toContain(`Employee ${underWrite.id} changed since the preview (updated_at `);
+			expect(String(result[0].json.error)).toMatch(/, phone1\); not written/);
+			expect(String(result[1].json.error)).toContain(`Employee ${elsewhere.id} changed since the preview`);
+			expect(String(result[1].json.error)).toContain('fields outside this write');
+			expect(result.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(result[2].json.writeOutcome).toBe('updated');
 			expect(writes().map((entry) => entry.path)).toEqual([`/v1/org/employees/${kept.id}`]);
-			expect(stored(String(moved.id)).phone1).toBe(moved.phone1);
+			expect(stored(String(underWrite.id)).phone1).toBe('+46 444');
+			expect(stored(String(elsewhere.id)).phone1).toBe(elsewhere.phone1);
 
-			// On Error at its default: the node stops at that item; nothing after it is written.
+			// A server whose updated_at does not move: the content alone tells.
+			const [quiet] = existing(1);
+			const quietPreview = outputOf(await run(bed, upsertOn('employee_number', { writeMode: 'preview' }), { ...V2, items: items([{ employee_number: quiet.employee_number, phone1: '+46 1' }]) }));
+			sim().touchRecords('employees', [String(quiet.id)], { changes: { last_name: 'Renamed' }, timestamp: String(quiet.updated_at) });
+			const refused = await run(bed, applyParameters(), { ...V2, items: quietPreview.map((item) => ({ json: item.json })) });
+			expect(refused.error?.message).toContain(`Employee ${quiet.id} changed since the preview (fields outside this write)`);
+
+			// On Error at its default: the node stops at the first moved item; nothing after it is written.
 			const stopped = await run(bed, applyParameters(), { ...V2, items: preview.map((item) => ({ json: item.json })) });
-			expect(stopped.error?.message).toContain(`Employee ${moved.id} changed since the preview`);
+			expect(stopped.error?.message).toContain(`Employee ${underWrite.id} changed since the preview`);
 			expect(writes()).toEqual([]);
 		});
 
