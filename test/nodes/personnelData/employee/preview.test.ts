@@ -1,5 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import type { INodeProperties } from 'n8n-workflow';
+
+import { PersonnelData } from '../../../../nodes/PersonnelData/PersonnelData.node';
 import { describeChange } from '../../../../nodes/PersonnelData/actions/employee/changes';
 import { useTestBed } from '../../setup';
 import type { RunOptions } from '../helpers';
@@ -52,6 +55,31 @@ describe('Personnel Data, version 2: preview, apply, and what each write changed
 		];
 		return { changing, same, newNumber, shared, rows };
 	}
+
+	describe('the option', () => {
+		const writeModes = (operation: string): INodeProperties | undefined =>
+			new PersonnelData().description.properties
+				.filter((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes(operation) && property.displayOptions.show.resource?.includes(operation === 'createOrUpdate' ? 'systemTimeType' : 'employee'))
+				.flatMap((property) => (property.options ?? []) as INodeProperties[])
+				.find((option) => option.name === 'writeMode');
+
+		it('Options › Write Mode defaults to Write (saved workflows keep writing); Create and system time types offer no Apply', () => {
+			for (const operation of ['create', 'update', 'replace', 'upsert', 'createOrUpdate']) expect(writeModes(operation)?.default).toBe('write');
+			const values = (operation: string) => (writeModes(operation)?.options as Array<{ value: string }>).map((option) => option.value);
+			expect(values('upsert')).toEqual(['write', 'preview', 'apply']);
+			expect(values('create')).toEqual(['write', 'preview']);
+			expect(values('createOrUpdate')).toEqual(['write', 'preview']);
+		});
+
+		it('Create previews; asked to apply, it fails naming the option before anything is sent', async () => {
+			const preview = jsonOf(await run(bed, { resource: 'employee', operation: 'create', columns: automatically(), options: { writeMode: 'preview', validFrom: '' } }, { ...V2, items: items([{ first_name: 'Pre', last_name: 'View', title: 'Intern' }]) }));
+			expect(previewOf(preview[0])).toMatchObject({ outcome: 'create', write: { method: 'POST', body: { data: { first_name: 'Pre', last_name: 'View', properties: { title: [{ valid_from: null, value: 'Intern' }] } } } } });
+			expect(((previewOf(preview[0]).changes as IDataObject).histories as IDataObject).title).toEqual({ added: [{ valid_from: null, value: 'Intern' }], replaced: [], removed: [], left: 0 });
+			const applied = await run(bed, { resource: 'employee', operation: 'create', columns: automatically(), options: { writeMode: 'apply' } }, { ...V2, items: preview.map((json) => ({ json })) });
+			expect(applied.error?.message).toMatch(/Options › Write Mode: Create cannot apply a preview/);
+			expect(apiRequests(bed)).toEqual([]);
+		});
+	});
 
 	describe('Preview Only', () => {
 		it('says for each row what a real run does (create, update, unchanged, each error), sending only the lookup', async () => {
