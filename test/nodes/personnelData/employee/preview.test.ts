@@ -148,6 +148,15 @@ describe('Personnel Data, version 2: preview, apply, and what each write changed
 			expect(writes()).toEqual([]);
 		});
 
+		it('a preview of 250 rows costs the lookups only: ⌈250/100⌉ list requests, no write', async () => {
+			const people = sim().createRecords('employees', 250, { restricted: false });
+			sim().touchRecords('employees', people.slice(0, 100).map((person) => person.id), { changes: { phone2: '+46 31' } });
+			const rows = people.map((person) => ({ id: person.id, phone2: '+46 31' }));
+			const previewed = jsonOf(await run(bed, upsertOn('id', { writeMode: 'preview' }), { ...V2, items: items(rows) })).map(previewOf);
+			expect(apiRequests(bed).map((entry) => `${entry.method} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => 'GET /v1/org/employees'));
+			expect(previewed.map((item) => item.outcome)).toEqual([...Array.from({ length: 100 }, () => 'unchanged'), ...Array.from({ length: 150 }, () => 'update')]);
+		});
+
 		it('no token or secret in the preview items', async () => {
 			const { rows } = fileOfEveryOutcome();
 			const text = JSON.stringify(jsonOf(await run(bed, upsertOn('employee_number', { writeMode: 'preview' }), { ...V2, items: items(rows) })));
