@@ -39,7 +39,7 @@ const REQUESTS: Record<OperationName, (resource: ResourceDefinition) => string> 
 		`${code(`GET ${r.paths.list}`)}, ${PAGE_SIZE_MAX} records a page${r.paths.shape ? `; with a Shape ${code(`POST ${r.paths.shape}`)}` : ''}; Return All without *Order By*: ${unorderedReturnAll(r)}`,
 	create: (r) => code(`POST ${r.paths.create}`),
 	update: (r) => `${code(`PATCH ${r.paths.update}`)}; a dated column first reads the history (${code(`GET ${r.paths.list}`)})`,
-	replace: (r) => code(`PUT ${r.paths.replace}`),
+	replace: (r) => `${code(`PUT ${r.paths.replace}`)}; node version 2 first reads the employees (${code(`GET ${r.paths.list}`)}, ${VALUES_PER_REQUEST} IDs a request) to say what changed`,
 	upsert: (r) =>
 		`lookup ${code(`GET ${r.paths.list}`)} (${VALUES_PER_REQUEST} values a request), then ${code(`POST ${r.paths.create}`)} or ${code(`PATCH ${r.paths.update}`)} for rows that differ`,
 	createOrUpdate: (r) => code(`POST ${r.paths.createOrUpdate}`),

@@ -13,6 +13,7 @@ import type { PerRun } from '../read/perRun';
 import { inVersions, NODE_VERSION_COLUMNS } from '../versions';
 import { recordPath, requireUuid } from '../recordPath';
 import type { Operation, SendItem } from '../types';
+import { previewJson, writeModeOf, writeModeOption } from '../employee/preview';
 
 /** Fields the API derives or reports; sending them is a mistake the user should hear about. */
 const RESPONSE_ONLY = ['source_system', 'id', 'org_id', 'system_integration_id', 'inserted_at', 'updated_at'];
@@ -57,7 +58,7 @@ const properties: INodeProperties[] = [
 		default: '{}',
 		description: 'Further fields as a JSON object; the fields above take precedence. The source system is never sent.',
 	},
-	inVersions(optionsCollection([writeConcurrencyOption]), [NODE_VERSION_COLUMNS]),
+	inVersions(optionsCollection([writeConcurrencyOption, writeModeOption(['write', 'preview'])]), [NODE_VERSION_COLUMNS]),
 ];
 
 function timeTypeBody(read: <T>(name: string, fallback: T) => T): IDataObject {
@@ -125,11 +126,24 @@ export const createOrUpdate: Operation<'createOrUpdate'> = {
 	prepare(this: IExecuteFunctions, { resource, itemIndex, read, perRun }) {
 		const integrationId = requireUuid(read<string>('systemIntegrationId', '').trim(), 'system integration', 'System Integration ID');
 		const body = timeTypeBody(read);
+		const path = recordPath(resource.paths.createOrUpdate as string, integrationId);
+		// Version 1 has no Options › Write Mode: it writes, as it always did.
+		if (this.getNode().typeVersion >= NODE_VERSION_COLUMNS && writeModeOf(read) !== 'write') {
+			if (writeModeOf(read) === 'apply') throw new InputError('Options › Write Mode: system time types offer Write and Preview Only; expected one of write, preview');
+			return async () => [
+				previewJson({
+					operation: 'createOrUpdate',
+					outcome: 'createOrUpdate',
+					note: 'The API creates the type, or updates the one of this integration with the same type_code or external_type_id; the spec offers no read to tell which beforehand',
+					write: { method: 'POST', path, body },
+				}),
+			];
+		}
 		const recordKey = recordKeyOf(perRun, integrationId, body[WRITE_ENVELOPE] as IDataObject);
 		const send: SendItem = async () => {
 			const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
 				method: 'POST',
-				path: recordPath(resource.paths.createOrUpdate as string, integrationId),
+				path,
 				body,
 				subject: `System integration ${integrationId}`,
 				itemIndex,

@@ -5,6 +5,7 @@ import { writeConcurrencyOption } from '../../concurrency';
 import { recordLocator } from '../../../../shared/descriptions/recordLocator';
 import type { ResourceDefinition } from '../../../../shared/registry';
 import type { MapperOperation } from './columns';
+import { writeModeOption } from '../preview';
 
 /** The output field that says what a version 2 write did (documented in docs/operations.md). */
 export const WRITE_OUTCOME_FIELD = 'writeOutcome';
@@ -109,7 +110,7 @@ export function employeeColumnsProperties(resource: ResourceDefinition, operatio
 	properties.push(columnsProperty(operation));
 	const options = [VALID_FROM_OPTION, CUSTOM_PROPERTIES_OPTION, OTHER_FIELDS_OPTION, IGNORE_COLUMNS_OPTION];
 	if (operation === 'update' || operation === 'upsert') options.push(SEND_UNCHANGED_OPTION);
-	options.push(writeConcurrencyOption);
+	options.push(writeConcurrencyOption, writeModeOption(operation === 'create' ? ['write', 'preview'] : ['write', 'preview', 'apply']));
 	properties.push(optionsCollection(options));
 	return properties;
 }

@@ -1,100 +1,169 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { InputError } from '../../../../shared/errors';
-import { idKey, sameId } from '../../../../shared/ids';
+import { WRITE_ENVELOPE } from '../../../../shared/apiChoices';
+import { InputError, toNodeError } from '../../../../shared/errors';
 import { locatorValue } from '../../../../shared/listQuery/parse';
 import type { ResourceDefinition } from '../../../../shared/registry';
-import type { ApiRequest } from '../../../../shared/transport';
-import { apiRequest } from '../../../../shared/transport';
+import type { PerRun } from '../../read/perRun';
 import { recordPath, requireUuid } from '../../recordPath';
 import type { OperationRun, SendItem } from '../../types';
+import type { WriteMethod } from '../changes';
+import { describeChange, predictAfter, WRITE_CHANGES_FIELD } from '../changes';
+import type { EmployeeWrite } from '../payload';
+import type { PreviewItem } from '../preview';
+import { isItemOutcome, previewedRead, previewJson, writeModeOf } from '../preview';
+import { prepareApply } from '../apply';
 import type { MapperOperation } from './columns';
 import { WRITE_OUTCOME_FIELD } from './columns.description';
 import type { ColumnsInput } from './columnsWrite';
 import { checkedWrite, nothingToWrite, patchBody, readColumns, requireMatchValue, withoutUnchanged } from './columnsWrite';
 import type { EmployeeLookup } from './lookups';
 import { lookupFor } from './lookups';
-import type { EmployeeWrite } from '../payload';
+import type { WriteOutcome } from './records';
+import { checkProperties, readMissing, send, severalMatches, writtenItem } from './records';
 
-export type WriteOutcome = 'created' | 'updated' | 'unchanged';
-
-const withOutcome = (record: IDataObject, outcome: WriteOutcome): IDataObject => ({ ...record, [WRITE_OUTCOME_FIELD]: outcome });
-
-async function send(context: IExecuteFunctions, request: ApiRequest): Promise<IDataObject> {
-	const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(context, request);
-	return (response.data as IDataObject | undefined) ?? response;
+/**
+ * What one item's write would do, from what was read (nothing is sent to plan it): a real run
+ * sends `request`, a preview reports it (../preview.ts).
+ */
+interface Plan {
+	outcome: 'create' | 'update' | 'unchanged';
+	/** The employee as read (or as an earlier item of a preview would leave it); `{}` for one to create. */
+	before: IDataObject;
+	request?: { method: WriteMethod; path: string; body: IDataObject; subject?: string };
+	match?: { field: string; value: string };
 }
 
-/** Update's read-compare-write on one employee read in the run's lookup (by id or by the key matched on). */
-async function updateRead(
-	context: IExecuteFunctions,
-	resource: ResourceDefinition,
-	write: EmployeeWrite,
-	record: IDataObject,
-	input: ColumnsInput,
-	itemIndex: number,
-): Promise<{ record: IDataObject; outcome: WriteOutcome }> {
-	const id = String(record.id);
-	if (record.properties !== undefined && (record.properties === null || typeof record.properties !== 'object' || Array.isArray(record.properties))) {
-		throw new NodeOperationError(context.getNode(), `${resource.displayName} ${id}: the API returned properties that are not an object; nothing was changed`, { itemIndex });
-	}
-	const changes = input.options.writeUnchanged ? write : withoutUnchanged(write, record);
-	if (nothingToWrite(changes)) return { record, outcome: 'unchanged' };
-	const updated = await send(context, {
-		method: 'PATCH',
-		path: recordPath(resource.paths.update as string, id),
-		body: patchBody(changes, record),
-		subject: `${resource.displayName} ${id}`,
-		itemIndex,
-	});
-	return { record: updated, outcome: 'updated' };
-}
+/** Records a preview compared with as an earlier item would leave them (not as the server sent them). */
+const predictedStates = (perRun: PerRun): WeakSet<IDataObject> => perRun.of('employee states a preview predicted', () => new WeakSet<IDataObject>());
 
-/** The item writes the record named by `key`: the router sends such items one after another. */
-const forRecord = (key: string, send: SendItem): SendItem => Object.assign(send, { recordKey: key });
+const OUTCOME_OF: Record<Plan['outcome'], WriteOutcome> = { create: 'created', update: 'updated', unchanged: 'unchanged' };
 
-function prepareCreate(context: IExecuteFunctions, resource: ResourceDefinition, input: ColumnsInput, itemIndex: number): SendItem {
-	const { body } = checkedWrite(resource, input, 'create');
-	return async () => [withOutcome(await send(context, { method: 'POST', path: resource.paths.create as string, body, itemIndex }), 'created')];
-}
-
-function prepareReplace(context: IExecuteFunctions, resource: ResourceDefinition, input: ColumnsInput, run: OperationRun): SendItem {
-	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
-	const { body } = checkedWrite(resource, input, 'replace');
-	const request: ApiRequest = { method: 'PUT', path: recordPath(resource.paths.replace as string, id), body, subject: `${resource.displayName} ${id}`, itemIndex: run.itemIndex };
-	return forRecord(idKey(id), async () => [withOutcome(await send(context, request), 'updated')]);
+interface Runner {
+	context: IExecuteFunctions;
+	resource: ResourceDefinition;
+	run: OperationRun;
+	operation: MapperOperation;
+	preview: boolean;
 }
 
 /**
- * An id the batched list did not return: a list silently leaves out records the role may not
- * read (spec, authentication 8), so the record is asked for on its own, and the item gets the
- * API's exact 404 or 403 (or the record, if the list left it out for another reason).
+ * Carries out a plan (sends its request) or, in a preview, describes it. Either way the run's
+ * lookup learns the state the item leaves, so a later item for the same employee sees it.
  */
-async function readMissing(context: IExecuteFunctions, resource: ResourceDefinition, id: string, itemIndex: number): Promise<IDataObject> {
-	const record = await send(context, { method: 'GET', path: recordPath(resource.paths.get as string, id), subject: `${resource.displayName} ${id}`, itemIndex });
-	if (!sameId(record.id, id)) {
-		throw new NodeOperationError(context.getNode(), `GET ${resource.displayName} ${id}: the API sent another record (${String(record.id)}); nothing was changed`, { itemIndex });
+async function carryOut(runner: Runner, plan: Plan, remember?: (record: IDataObject) => void): Promise<IDataObject[]> {
+	const { context, run, preview } = runner;
+	const { request, before } = plan;
+	if (preview) {
+		const id = before.id === undefined || before.id === null ? undefined : String(before.id as string);
+		const after = request ? predictAfter(before, request.body[WRITE_ENVELOPE] as IDataObject, request.method) : before;
+		if (request && id !== undefined && remember) {
+			predictedStates(run.perRun).add(after);
+			remember(after);
+		}
+		const item: PreviewItem = {
+			operation: runner.operation,
+			outcome: plan.outcome,
+			...(id !== undefined ? { employeeId: id } : {}),
+			...(plan.match ? { match: plan.match } : {}),
+			changes: describeChange(before, after),
+			...(request ? { write: { method: request.method, path: request.path, body: request.body } } : {}),
+			...(id !== undefined ? { read: previewedRead(before, !predictedStates(run.perRun).has(before)) } : {}),
+		};
+		return [previewJson(item)];
 	}
-	return record;
+	if (!request) return [writtenItem(before, before, 'unchanged')];
+	const after = await send(context, { ...request, itemIndex: run.itemIndex });
+	remember?.(after);
+	return [writtenItem(before, after, OUTCOME_OF[plan.outcome])];
 }
 
-function prepareUpdate(context: IExecuteFunctions, resource: ResourceDefinition, input: ColumnsInput, run: OperationRun): SendItem {
+/** In a preview, the error the write would meet becomes the item's answer. */
+function previewing(runner: Runner, plan: () => Promise<IDataObject[]>): () => Promise<IDataObject[]> {
+	if (!runner.preview) return plan;
+	return async () => {
+		try {
+			return await plan();
+		} catch (error) {
+			if (!isItemOutcome(error)) throw toNodeError(runner.context.getNode(), error, runner.run.itemIndex);
+			return [previewJson({ operation: runner.operation, outcome: 'error', error: error.message })];
+		}
+	};
+}
+
+/** Update's read-compare: what of the write the employee does not have yet. */
+function planUpdate(runner: Runner, write: EmployeeWrite, record: IDataObject, input: ColumnsInput): Plan {
+	const { context, resource, run } = runner;
+	checkProperties(context, resource, record, run.itemIndex);
+	const id = String(record.id);
+	const changes = input.options.writeUnchanged ? write : withoutUnchanged(write, record);
+	if (nothingToWrite(changes)) return { outcome: 'unchanged', before: record };
+	return {
+		outcome: 'update',
+		before: record,
+		request: { method: 'PATCH', path: recordPath(resource.paths.update as string, id), body: patchBody(changes, record), subject: `${resource.displayName} ${id}` },
+	};
+}
+
+/** The item writes the record named by `key`: the router sends such items one after another. */
+const forRecord = (key: string, sendItem: SendItem): SendItem => Object.assign(sendItem, { recordKey: key });
+
+function prepareCreate(runner: Runner, input: ColumnsInput): SendItem {
+	const { body } = checkedWrite(runner.resource, input, 'create');
+	return previewing(runner, async () => await carryOut(runner, { outcome: 'create', before: {}, request: { method: 'POST', path: runner.resource.paths.create as string, body } }));
+}
+
+/** The employee with this id: from the run's batched lookup, or read on its own. */
+async function employeeById(runner: Runner, lookup: EmployeeLookup, id: string): Promise<IDataObject> {
+	const [found] = await lookup.find(id, runner.run.itemIndex);
+	return found ?? (await readMissing(runner.context, runner.resource, id, runner.run.itemIndex));
+}
+
+function prepareReplace(runner: Runner, input: ColumnsInput): SendItem {
+	const { resource, run, context } = runner;
+	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
+	const { body } = checkedWrite(resource, input, 'replace');
+	// Read first (batched), so the item says what the replace changed.
+	const lookup = lookupFor(run.perRun, context, resource, 'id');
+	lookup.want(id);
+	return forRecord(
+		lookup.keyOf(id),
+		previewing(runner, async () => {
+			const request = { method: 'PUT' as const, path: recordPath(resource.paths.replace as string, id), body, subject: `${resource.displayName} ${id}` };
+			let before: IDataObject;
+			try {
+				before = await employeeById(runner, lookup, id);
+			} catch (error) {
+				// A role with `update` and no `list` of employees replaced them before this read existed:
+				// it still does, and the item says that what changed could not be read.
+				if (runner.preview || !(error instanceof NodeApiError && error.httpCode === '403')) throw toNodeError(context.getNode(), error, run.itemIndex);
+				const after = await send(context, { ...request, itemIndex: run.itemIndex });
+				return [{ ...after, [WRITE_OUTCOME_FIELD]: 'updated', [WRITE_CHANGES_FIELD]: null }];
+			}
+			checkProperties(context, resource, before, run.itemIndex);
+			return await carryOut(runner, { outcome: 'update', before, request }, (record) => lookup.wrote(id, record));
+		}),
+	);
+}
+
+function prepareUpdate(runner: Runner, input: ColumnsInput): SendItem {
+	const { resource, run, context } = runner;
 	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
 	const write = checkedWrite(resource, input, 'update');
 	const lookup = lookupFor(run.perRun, context, resource, 'id');
 	lookup.want(id);
-	return forRecord(lookup.keyOf(id), async () => {
-		const [found] = await lookup.find(id, run.itemIndex);
-		const record = found ?? (await readMissing(context, resource, id, run.itemIndex));
-		const result = await updateRead(context, resource, write, record, input, run.itemIndex);
-		if (result.outcome === 'updated') lookup.wrote(id, result.record);
-		return [withOutcome(result.record, result.outcome)];
-	});
+	return forRecord(
+		lookup.keyOf(id),
+		previewing(runner, async () => {
+			const record = await employeeById(runner, lookup, id);
+			return await carryOut(runner, planUpdate(runner, write, record, input), (written) => lookup.wrote(id, written));
+		}),
+	);
 }
 
 /** The column Create or Update matches on: the mapper's choice, one field. */
-function matchField(run: OperationRun): string {
+export function matchField(run: OperationRun): string {
 	const chosen = run.read<IDataObject | null>('columns', {})?.matchingColumns;
 	const columns = Array.isArray(chosen) ? chosen.map(String).filter(Boolean) : [];
 	if (columns.length !== 1) {
@@ -112,7 +181,8 @@ function createBodyOrReason(resource: ResourceDefinition, input: ColumnsInput): 
 	}
 }
 
-function prepareUpsert(context: IExecuteFunctions, resource: ResourceDefinition, input: ColumnsInput, run: OperationRun): SendItem {
+function prepareUpsert(runner: Runner, input: ColumnsInput): SendItem {
+	const { context, resource, run } = runner;
 	const field = matchField(run);
 	const value = requireMatchValue(input, field);
 	// Both ways are checked now, so bad input fails before anything is sent; a missing required
@@ -122,43 +192,47 @@ function prepareUpsert(context: IExecuteFunctions, resource: ResourceDefinition,
 	const lookup: EmployeeLookup = lookupFor(run.perRun, context, resource, field);
 	lookup.want(value);
 	const { itemIndex } = run;
+	const match = { field, value };
+	const remember = (record: IDataObject) => lookup.wrote(value, record);
 	// Items with the same key wait for each other (the router), so `find` sees the earlier write.
-	return forRecord(`${field}=${lookup.keyOf(value)}`, async () => {
-		const matches = [...(await lookup.find(value, itemIndex))];
-		if (matches.length > 1) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`${matches.length} employees have ${field} ${value} (${matches.map((record) => String(record.id)).join(', ')}); nothing was changed. Expected one; match on a field that is unique`,
-				{ itemIndex },
-			);
-		}
-		// An id is the server's to give: one the list did not return is read on its own (its 404 or
-		// 403 fails the item), never created.
-		if (matches.length === 0 && field === 'id') matches.push(await readMissing(context, resource, value, itemIndex));
-		if (matches.length === 1) {
-			const result = await updateRead(context, resource, update, matches[0], input, itemIndex);
-			if (result.outcome === 'updated') lookup.wrote(value, result.record);
-			return [withOutcome(result.record, result.outcome)];
-		}
-		if (create instanceof Error) throw create;
-		const created = await send(context, { method: 'POST', path: resource.paths.create as string, body: create, itemIndex });
-		lookup.wrote(value, created);
-		return [withOutcome(created, 'created')];
-	});
+	return forRecord(
+		`${field}=${lookup.keyOf(value)}`,
+		previewing(runner, async () => {
+			const matches = [...(await lookup.find(value, itemIndex))];
+			if (matches.length > 1) throw severalMatches(context, matches, field, value, itemIndex);
+			// An id is the server's to give: one the list did not return is read on its own (its 404 or
+			// 403 fails the item), never created.
+			if (matches.length === 0 && field === 'id') matches.push(await readMissing(context, resource, value, itemIndex));
+			if (matches.length === 1) return await carryOut(runner, { ...planUpdate(runner, update, matches[0], input), match }, remember);
+			if (create instanceof Error) throw create;
+			// A created employee has no id before the server gives one: a preview does not chain on it.
+			return await carryOut(runner, { outcome: 'create', before: {}, match, request: { method: 'POST', path: resource.paths.create as string, body: create } }, runner.preview ? undefined : remember);
+		}),
+	);
 }
+
+/** The send of an item whose input is wrong, in a preview: the item says so, nothing is read. */
+const previewOfBadInput = (operation: MapperOperation, error: Error): SendItem => async () => [previewJson({ operation, outcome: 'error', error: error.message })];
 
 /** Node version 2's Create, Update, Replace and Create or Update: columns from the mapper. */
 export function prepareColumnsWrite(context: IExecuteFunctions, operation: MapperOperation, run: OperationRun): SendItem {
-	const { resource } = run;
-	const input = readColumns(context, resource, run);
-	switch (operation) {
-		case 'create':
-			return prepareCreate(context, resource, input, run.itemIndex);
-		case 'replace':
-			return prepareReplace(context, resource, input, run);
-		case 'update':
-			return prepareUpdate(context, resource, input, run);
-		case 'upsert':
-			return prepareUpsert(context, resource, input, run);
+	const mode = writeModeOf(run.read);
+	if (mode === 'apply') return prepareApply(context, operation, run);
+	const runner: Runner = { context, resource: run.resource, run, operation, preview: mode === 'preview' };
+	try {
+		const input = readColumns(context, run.resource, run);
+		switch (operation) {
+			case 'create':
+				return prepareCreate(runner, input);
+			case 'replace':
+				return prepareReplace(runner, input);
+			case 'update':
+				return prepareUpdate(runner, input);
+			case 'upsert':
+				return prepareUpsert(runner, input);
+		}
+	} catch (error) {
+		if (runner.preview && error instanceof InputError) return previewOfBadInput(operation, error);
+		throw toNodeError(context.getNode(), error, run.itemIndex);
 	}
 }
