@@ -19,7 +19,8 @@ import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
  * - The *position* is one timestamp, `settled` (L): every version with `t < L` has been sent, or
  *   was never visible within its settle window. It only moves forward.
  * - The *memory* holds the versions with `t ≥ L` that were sent (or, at activation, that already
- *   existed): a 64-bit key of (id, t) and a 30-bit key of the content, about 16 bytes each.
+ *   existed): `t` to the nanosecond, a 64-bit key of the id and a 30-bit key of the content, 28
+ *   characters each.
  * - A *pass* reads every record with `t ≥ L`, oldest first, over as many polls as it needs (its
  *   cursor, how far it got and its request count are kept). Each version not in the memory is
  *   sent and remembered; every other one is skipped. When the server says there is no next page,
@@ -84,8 +85,12 @@ export interface Pass {
 	reached: string | null;
 	/** Requests the pass has sent (Max Requests bounds a whole pass). */
 	requests: number;
-	/** Cursor refusals at `reached` in a row. */
+	/** Cursor refusals at `reached` in a row that did not get deeper into its group than the one before. */
 	refusals: number;
+	/** Records at `reached` the current walk has read (a walk started again at `reached` reads its group from the start). */
+	depth: number;
+	/** The deepest a refused walk got into the group at `reached`. */
+	deepest: number;
 	/** Activation: versions at or before this are remembered; the pass sends nothing. */
 	learnUpTo?: string;
 }
@@ -101,8 +106,8 @@ export interface Unconfirmed {
 export interface FeedState {
 	version: typeof FEED_VERSION;
 	settled: string | null;
-	/** timestampKey → concatenated entries (id key 11 chars + content key 5 chars). */
-	memory: Record<string, string>;
+	/** Entries of 28 characters, oldest first: time (12), id key (11), content key (5; `~~~~~`: taken in another view). */
+	memory: string;
 	/** The fields the memory's content keys were taken with (`contentView`); with others, only id and time compare. */
 	memoryView: string;
 	pass: Pass | null;
@@ -149,9 +154,12 @@ export interface FeedPage<R extends FeedRecord = FeedRecord> {
 /** An answer the model cannot believe, or a bound reached: the poll fails naming it. */
 export class FeedError extends Error {}
 
+const TIME_CHARS = 12;
 const ID_KEY_CHARS = 11;
 const CONTENT_KEY_CHARS = 5;
-const ENTRY_CHARS = ID_KEY_CHARS + CONTENT_KEY_CHARS;
+const ENTRY_CHARS = TIME_CHARS + ID_KEY_CHARS + CONTENT_KEY_CHARS;
+/** The length of one memory entry (triggerState.ts checks a stored memory with it). */
+export const MEMORY_ENTRY_CHARS = ENTRY_CHARS;
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
 
@@ -172,40 +180,56 @@ const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b)
  */
 export function activationState(newest: string | null, localNow: number, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
 	const settled = newest === null ? null : minusMs(newest, options.settleMs);
-	const pass: Pass | null = newest === null ? null : { startedAt: newest, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, learnUpTo: newest };
+	const pass: Pass | null = newest === null ? null : { startedAt: newest, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0, learnUpTo: newest };
 	const clock = newest === null ? null : { at: newest, local: localNow };
-	return { version: FEED_VERSION, settled, memory: {}, memoryView: options.contentView, pass, unconfirmed: null, repeat: [], clock };
+	return { version: FEED_VERSION, settled, memory: '', memoryView: options.contentView, pass, unconfirmed: null, repeat: [], clock };
 }
 
 /** On Activation → Start From a Date: nothing counts as sent from `from` on. */
 export function backfillState(from: string, options: Pick<FeedOptions, 'contentView'>): FeedState {
-	return { version: FEED_VERSION, settled: from, memory: {}, memoryView: options.contentView, pass: null, unconfirmed: null, repeat: [], clock: null };
+	return { version: FEED_VERSION, settled: from, memory: '', memoryView: options.contentView, pass: null, unconfirmed: null, repeat: [], clock: null };
 }
 
-/** The memory as a map: `${timestampKey}|${idKey}` → content key. */
+const OTHER_VIEW = '~~~~~';
+
+/** A timestamp as 12 base-36 digits of nanoseconds since 1970: sorts like the instant, in fewer characters. */
+function timeCode(at: string): string {
+	const key = timestampKey(at);
+	const seconds = Date.parse(`${key.slice(0, 19)}Z`) / 1000;
+	const fraction = key.length > 20 ? key.slice(20, 29).padEnd(9, '0') : '000000000';
+	if (!Number.isFinite(seconds) || seconds < 0) return '0'.repeat(TIME_CHARS);
+	return (BigInt(seconds) * 1_000_000_000n + BigInt(fraction)).toString(36).padStart(TIME_CHARS, '0');
+}
+
+/** The ISO timestamp of a time code (nanoseconds kept). */
+function timeOf(code: string): string {
+	const nanos = [...code].reduce((sum, digit) => sum * 36n + BigInt(parseInt(digit, 36)), 0n);
+	const seconds = Number(nanos / 1_000_000_000n);
+	const fraction = String(nanos % 1_000_000_000n).padStart(9, '0');
+	return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
+}
+
+/** The memory as a map: entry key (time code + id key) → content key ('': compared by id and time alone). */
 function loadMemory(state: FeedState, sameView: boolean): Map<string, string> {
 	const memory = new Map<string, string>();
-	for (const [at, entries] of Object.entries(state.memory)) {
-		for (let index = 0; index + ENTRY_CHARS <= entries.length; index += ENTRY_CHARS) {
-			const id = entries.slice(index, index + ID_KEY_CHARS);
-			const content = entries.slice(index + ID_KEY_CHARS, index + ENTRY_CHARS);
-			memory.set(`${at}|${id}`, sameView && content !== '~~~~~' ? content : '');
-		}
+	const entries = state.memory;
+	for (let index = 0; index + ENTRY_CHARS <= entries.length; index += ENTRY_CHARS) {
+		const key = entries.slice(index, index + TIME_CHARS + ID_KEY_CHARS);
+		const content = entries.slice(index + TIME_CHARS + ID_KEY_CHARS, index + ENTRY_CHARS);
+		memory.set(key, sameView && content !== OTHER_VIEW ? content : '');
 	}
 	return memory;
 }
 
-/** Only entries at or after `from` are kept. '' (another view) is stored as '~~~~~'. */
-function storeMemory(memory: Map<string, string>, from: string | null): Record<string, string> {
-	const byTime: Record<string, string[]> = {};
-	const fromKey = from === null ? null : timestampKey(from);
+/** The entries at or after `from`, oldest first. */
+function storeMemory(memory: Map<string, string>, from: string | null): string[] {
+	const fromCode = from === null ? null : timeCode(from);
+	const kept: string[] = [];
 	for (const [key, content] of memory) {
-		const bar = key.indexOf('|');
-		const at = key.slice(0, bar);
-		if (fromKey !== null && at < fromKey) continue;
-		(byTime[at] ??= []).push(`${key.slice(bar + 1)}${content === '' ? '~~~~~' : content}`);
+		if (fromCode !== null && key.slice(0, TIME_CHARS) < fromCode) continue;
+		kept.push(`${key}${content === '' ? OTHER_VIEW : content}`);
 	}
-	return Object.fromEntries(Object.entries(byTime).map(([at, entries]) => [at, entries.join('')]));
+	return kept.sort();
 }
 
 /**
@@ -247,14 +271,15 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 				else memory.set(key, previous);
 				this.repeatKeys.add(key);
 			}
-			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, memory: storeMemory(memory, null), unconfirmed: null };
+			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, memory: storeMemory(memory, null).join(''), unconfirmed: null };
 		}
 		this.settled = state.settled;
 		this.clock = stored.clock;
 		this.before = { settled: state.settled, pass: state.pass === null ? null : { ...state.pass } };
 		this.memory = loadMemory(state, state.memoryView === options.contentView);
 		if (state.pass === null) this.pass = null;
-		else if (state.pass.view === options.view) this.pass = { ...state.pass };
+		// Refusals count within a poll: a cursor that expired between polls is read past again here.
+		else if (state.pass.view === options.view) this.pass = { ...state.pass, refusals: 0 };
 		else {
 			// Another query: the pass starts again from L with it (the memory skips what was sent).
 			const { learnUpTo } = state.pass;
@@ -263,7 +288,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	}
 
 	private fresh(): Pass {
-		return { startedAt: this.serverNow(), view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0 };
+		return { startedAt: this.serverNow(), view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0 };
 	}
 
 	/** A lower bound of the server's time now; null: no record read yet. */
@@ -298,10 +323,22 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	refused(): void {
 		const pass = this.pass as Pass;
 		if (pass.after === undefined) throw new FeedError('the API refused a listing that carried no cursor');
-		pass.refusals++;
-		if (pass.refusals > REFUSALS_MAX) {
+		// Only refusals that leave the pass no deeper into the group at `reached` than before count:
+		// a walk that got further is progress, whatever the cursor's life.
+		if (pass.depth > pass.deepest) {
+			pass.deepest = pass.depth;
+			pass.refusals = 1;
+		} else {
+			pass.refusals++;
+		}
+		if (pass.refusals >= REFUSALS_MAX) {
 			throw new FeedError(
-				`the API refused this listing's cursor ${pass.refusals} times at ${pass.reached ?? 'its start'}; more records share that time than one poll reads, and the cursor does not live until the next poll: raise Time Budget per Poll or poll more often`,
+				`the API refused this listing's cursor ${pass.refusals} times in one poll at ${pass.reached ?? 'its start'} without the listing getting further; its cursors expire within seconds`,
+			);
+		}
+		if (pass.refusals > 1 || (pass.deepest > 0 && pass.depth < pass.deepest)) {
+			this.warnings.push(
+				`the API refused the cursor inside the ${pass.deepest}+ records sharing ${pass.reached ?? 'one time'} before the listing got past them; if this repeats every poll, more records share that time than one poll reads and the cursor does not live until the next poll: raise Time Budget per Poll or poll more often`,
 			);
 		}
 		this.restartWalk(pass.reached ?? pass.from);
@@ -310,6 +347,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	private restartWalk(from: string | null): void {
 		const pass = this.pass as Pass;
 		delete pass.after;
+		pass.depth = 0;
 		pass.from = from === null ? null : this.settled === null ? from : laterOf(from, this.settled);
 		this.newWalk();
 	}
@@ -331,6 +369,10 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 				pass.after = pageAfter;
 				pass.from = pageFrom;
 				if (pageAfter === undefined) delete pass.after;
+				// The page is read again: its depth counts again (a poll that sends is progress anyway).
+				pass.depth = 0;
+				pass.deepest = 0;
+				pass.refusals = 0;
 				this.newWalk();
 				return;
 			}
@@ -354,9 +396,12 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		if (pass.reached === null || at > timestampKey(pass.reached)) {
 			pass.reached = record.at;
 			pass.refusals = 0;
+			pass.depth = 0;
+			pass.deepest = 0;
 		}
+		if (at === timestampKey(pass.reached)) pass.depth++;
 		if (this.settled !== null && compareTimestamps(record.at, this.settled) < 0) return;
-		const entry = `${at}|${idKeyOf(record.id)}`;
+		const entry = `${timeCode(record.at)}${idKeyOf(record.id)}`;
 		const content = contentKey(record.content);
 		const version = `${entry}|${content}`;
 		if (this.walkSeen.has(version)) throw new FeedError(`the API sent record ${record.id} changed at ${record.at} twice in one listing`);
@@ -403,19 +448,16 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		// Entries an undo would need stay until a later poll confirms this one.
 		const keepFrom = unconfirmed !== null ? this.before.settled : this.settled;
 		let memory = storeMemory(this.memory, keepFrom);
-		let count = Object.values(memory).reduce((sum, entries) => sum + entries.length / ENTRY_CHARS, 0);
-		if (count > MEMORY_MAX) {
+		if (memory.length > MEMORY_MAX) {
 			// Degrade, never fail: the oldest timestamps settle early (late records there are no longer caught).
-			const times = Object.keys(memory).sort();
-			let index = 0;
-			while (count > MEMORY_MAX && index < times.length - 1) count -= memory[times[index++]].length / ENTRY_CHARS;
-			const early = `${times[index]}Z`;
-			this.settled = this.settled === null ? early : laterOf(this.settled, early);
-			memory = Object.fromEntries(Object.entries(memory).filter(([at]) => at >= times[index]));
-			this.warnings.push(`more than ${MEMORY_MAX} changes inside the settle window; changes before ${early} count as settled early`);
+			const early = memory[memory.length - MEMORY_MAX].slice(0, TIME_CHARS);
+			const earlyAt = timeOf(early);
+			this.settled = this.settled === null ? earlyAt : laterOf(this.settled, earlyAt);
+			memory = memory.filter((entry) => entry.slice(0, TIME_CHARS) >= early);
+			this.warnings.push(`more than ${MEMORY_MAX} changes inside the settle window; changes before ${earlyAt} count as settled early`);
 		}
 		const repeat = this.pass === null ? [] : [...this.repeatKeys];
-		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory, memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock };
+		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory: memory.join(''), memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock };
 		return { deliveries: this.deliveries, state };
 	}
 }

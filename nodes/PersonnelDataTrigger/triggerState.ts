@@ -1,5 +1,5 @@
 import type { FeedState, Pass, Unconfirmed } from './changeFeed';
-import { FEED_VERSION } from './changeFeed';
+import { FEED_VERSION, MEMORY_ENTRY_CHARS } from './changeFeed';
 import type { WatchState } from './watchFields';
 import { readWatchState } from './watchFields';
 
@@ -46,7 +46,7 @@ const timeOrNull = (value: unknown): value is string | null => value === null ||
 function readPass(value: unknown): Pass | null | undefined {
 	if (value === null) return null;
 	if (!isObject(value)) return undefined;
-	const { startedAt, view, from, after, reached, requests, refusals, learnUpTo } = value;
+	const { startedAt, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo } = value;
 	if (!timeOrNull(startedAt) || typeof view !== 'string' || !timeOrNull(from) || !timeOrNull(reached)) return undefined;
 	if (!(after === undefined || isTime(after)) || !isWhole(requests) || !isWhole(refusals) || !(learnUpTo === undefined || isTime(learnUpTo))) return undefined;
 	return {
@@ -56,6 +56,8 @@ function readPass(value: unknown): Pass | null | undefined {
 		reached,
 		requests,
 		refusals,
+		depth: isWhole(depth) ? depth : 0,
+		deepest: isWhole(deepest) ? deepest : 0,
 		...(after === undefined ? {} : { after }),
 		...(learnUpTo === undefined ? {} : { learnUpTo }),
 	};
@@ -75,7 +77,7 @@ function readUnconfirmed(value: unknown): Unconfirmed | null | undefined {
 /** The feed's state as stored, checked field by field; undefined when any part cannot be read. */
 export function readFeedState(value: unknown): FeedState | undefined {
 	if (!isObject(value) || value.version !== FEED_VERSION || !timeOrNull(value.settled) || typeof value.memoryView !== 'string') return undefined;
-	if (!isObject(value.memory) || !Object.values(value.memory).every((entries) => typeof entries === 'string')) return undefined;
+	if (typeof value.memory !== 'string' || value.memory.length % MEMORY_ENTRY_CHARS !== 0) return undefined;
 	const pass = readPass(value.pass);
 	const unconfirmed = readUnconfirmed(value.unconfirmed);
 	const repeat = Array.isArray(value.repeat) && value.repeat.every((key) => typeof key === 'string') ? (value.repeat as string[]) : undefined;
@@ -84,7 +86,7 @@ export function readFeedState(value: unknown): FeedState | undefined {
 	return {
 		version: FEED_VERSION,
 		settled: value.settled,
-		memory: value.memory as Record<string, string>,
+		memory: value.memory,
 		memoryView: value.memoryView,
 		pass,
 		unconfirmed,

@@ -14,7 +14,8 @@ import { CONCURRENCY_MAX, concurrencyOption, WRITE_CONCURRENCY_DEFAULT, WRITE_CO
 import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/PersonnelData/actions/read/recordsWhere';
 import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
 import { LEASE_STALE_MS, SAVE_WAIT_MS } from '../../nodes/PersonnelDataTrigger/pollLease';
-import { LOOKBACK_MAX_MINUTES } from '../../nodes/PersonnelDataTrigger/setup';
+import { MEMORY_MAX, REFUSALS_MAX } from '../../nodes/PersonnelDataTrigger/changeFeed';
+import { LOOKBACK_MAX_MINUTES, SETTLE_DEFAULT_MINUTES } from '../../nodes/PersonnelDataTrigger/setup';
 import { WATCH_RECORDS_MAX } from '../../nodes/PersonnelDataTrigger/watchFields';
 
 /** A phrasing that quotes one fact: group 1 of `pattern` is the number quoted. */
@@ -68,7 +69,10 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Retries: attempts', expected: HTTP.maxAttempts, pattern: rx(String.raw`at most N attempts`) },
 	{ fact: 'Deadline of one exchange (minutes)', expected: HTTP.deadlineMs / 60_000, pattern: rx(String.raw`N minutes per exchange`) },
 	{ fact: 'Longest Retry-After waited for (minutes)', expected: HTTP.retryAfterMaxMs / 60_000, pattern: rx(String.raw`\x60Retry-After\x60 above N minutes`) },
-	{ fact: 'Trigger: Look-Back Window ceiling (minutes)', expected: LOOKBACK_MAX_MINUTES, pattern: rx(String.raw`at most N, 7 days`) },
+	{ fact: 'Trigger: Settle Window ceiling (minutes)', expected: LOOKBACK_MAX_MINUTES, pattern: rx(String.raw`at most N, 7 days`) },
+	{ fact: 'Trigger: Settle Window default (minutes)', expected: SETTLE_DEFAULT_MINUTES, pattern: rx(String.raw`Settle Window \(Minutes\)\*, N by default`) },
+	{ fact: 'Trigger: versions the memory keeps', expected: MEMORY_MAX, pattern: rx(String.raw`memory reach N versions`) },
+	{ fact: 'Trigger: cursor refusals at one timestamp', expected: REFUSALS_MAX, pattern: rx(String.raw`after N refusals at the same timestamp in one poll`) },
 	{ fact: 'Trigger: records kept by Watch Fields', expected: WATCH_RECORDS_MAX, pattern: rx(String.raw`capped at \*\*N records\*\*`) },
 	{ fact: 'Trigger: read budget ceiling (s)', expected: DEFAULT_READ_BUDGET_SECONDS, pattern: rx(String.raw`never more than N s\b`) },
 	{ fact: 'Trigger: a poll counts as hung after (minutes)', expected: LEASE_STALE_MS / 60_000, pattern: rx(String.raw`no progress for N minutes`) },

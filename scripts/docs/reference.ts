@@ -16,7 +16,7 @@ import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/Personn
 import { TOOL_MAX_BYTES, TOOL_MAX_RECORDS } from '../../nodes/PersonnelData/actions/toolMode';
 import { eventsOf } from '../../nodes/PersonnelDataTrigger/events';
 import { WATCH_RECORDS_MAX } from '../../nodes/PersonnelDataTrigger/watchFields';
-import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING } from '../../nodes/PersonnelDataTrigger/setup';
+import { LOOKBACK_MAX_MINUTES, MAX_CHANGES_CEILING, SETTLE_DEFAULT_MINUTES } from '../../nodes/PersonnelDataTrigger/setup';
 import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
 
 export const REFERENCE_PAGE = 'docs/operations.md';
@@ -110,7 +110,7 @@ function limits(): string {
 			['*Options → Concurrency*', `1 to ${CONCURRENCY_MAX} on Get; on the writes of version 2 a ceiling of 1 to ${WRITE_CONCURRENCY_MAX} (default ${WRITE_CONCURRENCY_DEFAULT}, adaptive)`],
 			['Batched reads and lookups', `${VALUES_PER_REQUEST} values a request, at least ${LIST_REQUESTS_IN_FLIGHT} requests in flight`],
 			['As an AI tool', `${TOOL_MAX_RECORDS} records, ${int(TOOL_MAX_BYTES)} bytes of JSON per answer`],
-			['Trigger: *Look-Back Window*', `${int(LOOKBACK_MAX_MINUTES)} minutes`],
+			['Trigger: *Settle Window*', `0 to ${int(LOOKBACK_MAX_MINUTES)} minutes (default ${int(SETTLE_DEFAULT_MINUTES)})`],
 			['Trigger: *Time Budget per Poll*', `1 to ${DEFAULT_READ_BUDGET_SECONDS} s (default ${DEFAULT_READ_BUDGET_SECONDS} s; on n8n's durable scheduler at most 70 % of the budget n8n gives)`],
 			['Trigger: *Max Changes per Poll*', `0 (no cap) to ${int(MAX_CHANGES_CEILING)}`],
 			['Trigger: records kept by *Watch Fields*', int(WATCH_RECORDS_MAX)],

@@ -4,7 +4,7 @@
  * n8n ran, what each restart or crash excuses. `check()` states the feed's promise.
  */
 import type { Delivery, FeedOptions, FeedState } from '../../../nodes/PersonnelDataTrigger/changeFeed';
-import { activationState, FeedError, FeedPoll, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import { activationState, FeedError, FeedPoll, MEMORY_ENTRY_CHARS, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/changeFeed';
 import type { ServerProfile, Version } from './feedServer';
 import { CursorRefused, FeedServer } from './feedServer';
 
@@ -252,7 +252,7 @@ export class TimelineRun {
 const versionKey = (version: Version) => `${version.id}|${version.content}`;
 
 export function memorySize(state: FeedState): number {
-	return Object.values(state.memory).reduce((sum, entries) => sum + entries.length / 16, 0);
+	return state.memory.length / MEMORY_ENTRY_CHARS;
 }
 
 export { MEMORY_MAX };

@@ -1,0 +1,181 @@
+/**
+ * Personnel Data Trigger on the change feed (changeFeed.ts), over HTTP against the simulator: each
+ * sequence issue 42 saw lose or repeat a change, as a named regression test, and what a poll costs.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { useTestBed } from '../setup';
+import { changePairs, duplicates, emittedPairs, failNthRequest, lastSeq, listRequestsSince, poll, pollOk, reshapingProxy, stateBytes, useServer } from './helpers';
+
+const EMPLOYEES: INodeParameters = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
+const withOptions = (options: INodeParameters): INodeParameters => ({ ...EMPLOYEES, options });
+
+describe('Personnel Data Trigger: the change feed', () => {
+	const bed = useTestBed({}, { per: 'test' });
+	const sim = () => bed.simulator.sim;
+
+	/** Polls until `count` polls in a row send nothing; returns every pair sent. */
+	async function drain(parameters: INodeParameters, quiet = 2, max = 60): Promise<string[]> {
+		const sent: string[] = [];
+		let empty = 0;
+		for (let i = 0; i < max && empty < quiet; i++) {
+			const records = (await pollOk(bed, parameters)).records;
+			sent.push(...emittedPairs(records));
+			empty = records.length === 0 ? empty + 1 : 0;
+		}
+		return sent;
+	}
+
+	it('a record changed twice in one second with a poll in between, on a server that keeps seconds: both changes are sent', async () => {
+		sim().setVariation({ timestampPrecision: 'seconds' });
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		sim().freezeClock();
+		const [record] = sim().createRecords('employees', 1);
+		const first = (await pollOk(bed, EMPLOYEES)).records;
+		const [again] = sim().touchRecords('employees', [record.id], { changes: { email: 'second@example.com' } });
+		sim().unfreezeClock();
+		const second = (await pollOk(bed, EMPLOYEES)).records;
+		expect(again.updated_at).toBe(record.updated_at);
+		expect(first.map((r) => r.email)).toEqual([record.email]);
+		expect(second.map((r) => r.email)).toEqual(['second@example.com']);
+	});
+
+	it('a bulk import in one second that a capped poll reads part of, while the rest is written at that second: each record once', async () => {
+		sim().setVariation({ timestampPrecision: 'seconds' });
+		const parameters = withOptions({ maxChangesPerPoll: 150 });
+		expect((await pollOk(bed, parameters)).items).toBeNull();
+		sim().freezeClock();
+		const early = sim().createRecords('employees', 400);
+		const cut = (await pollOk(bed, parameters)).records;
+		const late = sim().createRecords('employees', 400);
+		// Records sent already change again in the same second.
+		const touched = sim().touchRecords('employees', early.slice(0, 20).map((r) => r.id), { changes: { phone1: '+46 70 111 11 11' } });
+		sim().unfreezeClock();
+		const sentBefore = new Set(emittedPairs(cut));
+		const sent = [...sentBefore, ...(await drain(parameters))];
+		// Pairs as the API lists them (seconds): ids are what tell the records apart here.
+		const idOf = (pair: string) => pair.slice(0, pair.indexOf('@'));
+		const expected = [...early, ...late].map((r) => r.id);
+		// Those of the 20 touched that were sent before their touch come again with it (same id and second, other content).
+		const cutIds = new Set(cut.map((r) => r.id));
+		const again = touched.filter((r) => cutIds.has(r.id));
+		expect(again.length).toBeGreaterThan(0);
+		expect(sent.length).toBe(expected.length + again.length);
+		expect(new Set(sent.map(idOf))).toEqual(new Set(expected));
+	});
+
+	it('the server refuses the cursor in the middle of a large group: the rest of the group still comes, each once', async () => {
+		const parameters = withOptions({ maxChangesPerPoll: 300 });
+		expect((await pollOk(bed, parameters)).items).toBeNull();
+		sim().freezeClock();
+		const group = sim().createRecords('employees', 1_200);
+		sim().unfreezeClock();
+		const first = emittedPairs((await pollOk(bed, parameters)).records);
+		expect(first).toHaveLength(300);
+		// The next poll's first request carries the stored cursor: refused as expired.
+		const restore = failNthRequest(sim(), '/v1/org/employees', 1, { status: 410, count: 1 });
+		const rest = await drain(parameters);
+		restore();
+		const sent = [...first, ...rest];
+		expect(duplicates(sent)).toEqual([]);
+		expect(new Set(sent)).toEqual(new Set(changePairs(group)));
+	});
+
+	it('Fields to Return, a filter or the condition edited while a large group is delivered: the rest of the group comes, nothing twice', async () => {
+		const capped = withOptions({ maxChangesPerPoll: 500 });
+		expect((await pollOk(bed, capped)).items).toBeNull();
+		sim().freezeClock();
+		const group = sim().createRecords('employees', 2_000);
+		sim().unfreezeClock();
+		const sent = emittedPairs((await pollOk(bed, capped)).records);
+		const edited = withOptions({ maxChangesPerPoll: 500, select: ['first_name', 'email'] });
+		sent.push(...emittedPairs((await pollOk(bed, edited)).records));
+		const filtered: INodeParameters = { ...edited, filters: { filter: [{ field: 'last_name', operator: 'ilike', value: '%' }] } };
+		sent.push(...(await drain(filtered)));
+		expect(duplicates(sent)).toEqual([]);
+		expect(new Set(sent)).toEqual(new Set(changePairs(group)));
+	});
+
+	it('a late commit inside the settle window is sent once; with Settle Window 0 it is not seen', async () => {
+		for (const [minutes, sent] of [
+			[10, 3],
+			[0, 0],
+		] as const) {
+			const parameters = withOptions({ lookbackMinutes: minutes });
+			await pollOk(bed, parameters);
+			sim().createRecords('employees', 2);
+			const past = new Date(Date.parse(sim().clock.now()) - 120_000).toISOString();
+			const late = sim().createLateRecords('employees', 3, past);
+			expect((await pollOk(bed, parameters)).records).toHaveLength(2);
+			sim().revealRecords('employees');
+			const after = await drain(parameters);
+			expect(after).toEqual(minutes === 0 ? [] : expect.arrayContaining(changePairs(late)));
+			expect(after).toHaveLength(sent);
+			bed.runtime.setStaticData('Personnel Data Trigger', {});
+		}
+	});
+
+	it('records that change during a multi-page walk are changes, not a hostile server: the poll sends them, nothing fails', async () => {
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		const created = sim().createRecords('employees', 350);
+		// While the walk is on its second page, records of its first page change (they move to its end).
+		let touched = false;
+		const original = sim().faults.decide.bind(sim().faults);
+		let seen = 0;
+		sim().faults.decide = (method: string, path: string) => {
+			if (path.startsWith('/v1/org/employees') && ++seen === 2 && !touched) {
+				touched = true;
+				sim().touchRecords('employees', created.slice(0, 30).map((r) => r.id));
+			}
+			return original(method, path);
+		};
+		const result = await poll(bed, EMPLOYEES);
+		sim().faults.decide = original;
+		expect(result.error).toBeUndefined();
+		const sent = [...emittedPairs(result.records), ...(await drain(EMPLOYEES))];
+		expect(duplicates(sent)).toEqual([]);
+		const latest = sim().getRecords('employees', created.map((r) => r.id));
+		expect(sent).toEqual(expect.arrayContaining(changePairs(latest)));
+	});
+
+	it('a server that sends the same record twice in one listing is named in an error; the next poll reads the same changes', async () => {
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		const created = sim().createRecords('employees', 150);
+		// Every page repeats its first record: the same version twice in one walk.
+		const proxy = await reshapingProxy(bed.simulator.baseUrl, (body) => {
+			if (Array.isArray(body.data) && body.data.length > 0) body.data.splice(1, 0, body.data[0]);
+		});
+		try {
+			useServer(bed, proxy.baseUrl);
+			const result = await poll(bed, EMPLOYEES);
+			expect(result.error?.message).toMatch(/^GET \/v1\/org\/employees: the API sent record \S+ changed at \S+ twice in one listing/);
+			expect(result.items ?? null).toBeNull();
+		} finally {
+			await proxy.close();
+		}
+		useServer(bed, bed.simulator.baseUrl);
+		expect(new Set(await drain(EMPLOYEES))).toEqual(new Set(changePairs(created)));
+	});
+
+	it('costs: an idle poll is one request; after a burst the settle window is read again until it has passed, then one request again', async () => {
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		let from = lastSeq(sim());
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		expect(listRequestsSince(sim(), from)).toHaveLength(1);
+		sim().createRecords('employees', 250);
+		expect((await pollOk(bed, EMPLOYEES)).records).toHaveLength(250);
+		from = lastSeq(sim());
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		expect(listRequestsSince(sim(), from)).toHaveLength(3);
+		// Eleven minutes on, a new change shows the server's time: the burst has settled (two passes).
+		sim().advanceClock(11 * 60);
+		sim().createRecords('employees', 1);
+		expect((await pollOk(bed, EMPLOYEES)).records).toHaveLength(1);
+		await pollOk(bed, EMPLOYEES);
+		from = lastSeq(sim());
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		expect(listRequestsSince(sim(), from)).toHaveLength(1);
+		// Nothing can change any more inside the window: the state keeps nothing of the burst.
+		expect(stateBytes(bed)).toBeLessThan(1_000);
+	});
+});
