@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { QUERY } from '../shared/apiChoices';
 import { toNodeError } from '../shared/errors';
 import { readListPage } from '../shared/listPage';
-import { activationState, backfillState } from './changeFeed';
+import { activationState, backfillState } from './feedState';
 import type { PollRun, PollSetup } from './setup';
 import { listRequest, newestOverall } from './setup';
 import type { LegacyPosition, TriggerState } from './triggerState';

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-
-import { idKey } from '../shared/ids';
 import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
+import { contentKey, eventKey, idKeyOf, loadMemory, storeMemory, TIME_CHARS, timeCode, timeOf } from './feedMemory';
+import type { Delivery, FeedOptions, FeedPage, FeedRead, FeedRecord, FeedState, Pass, Unconfirmed } from './feedState';
+import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
 
 /**
  * The change feed: one small model that decides what a poll reads, what it sends and what it
@@ -53,184 +53,8 @@ import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
  * version marked as possibly repeated.
  */
 
-export const FEED_VERSION = 1;
-
-/** The settle window by default: 10 minutes (docs/trigger.md: why). */
-export const SETTLE_DEFAULT_MS = 10 * 60_000;
-
-/** Versions the memory may hold; beyond it the oldest settle early (reported, never a failing poll). */
-export const MEMORY_MAX = 200_000;
-
-/** Refusals of a pass's cursor at the same point before the pass gives up with an error. */
-export const REFUSALS_MAX = 3;
-
-/** A record as the feed sees it: id, change timestamp and its content (canonical JSON or a digest of it). */
-export interface FeedRecord {
-	id: string;
-	at: string;
-	content: string;
-}
-
-/** A pass over the records from `settled` on (see the model). */
-export interface Pass {
-	/** The server's time (a lower bound) when the pass started; when it completes, everything older than this less S is settled. null: unknown (no record read yet). */
-	startedAt: string | null;
-	/** The query the pass reads with (a digest): another query starts the pass again from L. */
-	view: string;
-	/** The filter value of the walk the cursor belongs to (`t ≥ from`); null: no filter. */
-	from: string | null;
-	/** The server's cursor to go on after; undefined: start a walk at `from`. */
-	after?: string;
-	/** The newest timestamp the pass has processed: every version older than it was read. */
-	reached: string | null;
-	/** Requests the pass has sent (Max Requests bounds a whole pass). */
-	requests: number;
-	/** Cursor refusals at `reached` in a row that did not get deeper into its group than the one before. */
-	refusals: number;
-	/** Records at `reached` the current walk has read (a walk started again at `reached` reads its group from the start). */
-	depth: number;
-	/** The deepest a refused walk got into the group at `reached`. */
-	deepest: number;
-	/** Activation: versions at or before this are remembered; the pass sends nothing. */
-	learnUpTo?: string;
-}
-
-/** How to undo the last poll that sent (atLeastOnce only). */
-export interface Unconfirmed {
-	settled: string | null;
-	pass: Pass | null;
-	/** Memory entries the poll set: [entry key, the value before (null: none)]. */
-	entries: Array<[string, string | null]>;
-}
-
-export interface FeedState {
-	version: typeof FEED_VERSION;
-	settled: string | null;
-	/** Entries of 28 characters, oldest first: time (12), id key (11), content key (5; `~~~~~`: taken in another view). */
-	memory: string;
-	/** The fields the memory's content keys were taken with (`contentView`); with others, only id and time compare. */
-	memoryView: string;
-	pass: Pass | null;
-	unconfirmed: Unconfirmed | null;
-	/** Memory entry keys of an undone poll (atLeastOnce): sent again marked, until the pass that reads them again completes. */
-	repeat: string[];
-	/** The newest change timestamp read, and n8n's clock (epoch ms) when it was read: the server's time is at least `at` plus the time since. */
-	clock: { at: string; local: number } | null;
-}
-
-export interface FeedOptions {
-	settleMs: number;
-	/** Max Changes per Poll; undefined: no cap. */
-	maxChanges?: number;
-	/** Max Requests of one pass. */
-	maxRequests: number;
-	/** Digest of the list query (filters, condition, fields): what a pass's cursor belongs to. */
-	view: string;
-	/** Digest of the fields the records carry (Fields to Return): what content keys can be compared in. */
-	contentView: string;
-	atLeastOnce: boolean;
-}
-
-/** What a poll sends: the record, its event key, and whether an earlier poll may have sent it (atLeastOnce). */
-export interface Delivery<R extends FeedRecord = FeedRecord> {
-	record: R;
-	key: string;
-	possiblyRepeated: boolean;
-}
-
-/** A request the caller makes for the feed: records with `t ≥ from` (none: no filter), oldest first, after `after`. */
-export interface FeedRead {
-	from: string | null;
-	after?: string;
-}
-
-export interface FeedPage<R extends FeedRecord = FeedRecord> {
-	records: readonly R[];
-	/** The cursor for the next page, when `hasNextPage`. */
-	endCursor?: string;
-	hasNextPage: boolean;
-}
-
-/** An answer the model cannot believe, or a bound reached: the poll fails naming it. */
-export class FeedError extends Error {}
-
-const TIME_CHARS = 12;
-const ID_KEY_CHARS = 11;
-const CONTENT_KEY_CHARS = 5;
-const ENTRY_CHARS = TIME_CHARS + ID_KEY_CHARS + CONTENT_KEY_CHARS;
-/** The length of one memory entry (triggerState.ts checks a stored memory with it). */
-export const MEMORY_ENTRY_CHARS = ENTRY_CHARS;
-
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
-
-/** Content key of a version ('' in the memory: taken in another view, compared by id and time alone). */
-export const contentKey = (content: string): string => digest(content).slice(0, CONTENT_KEY_CHARS);
-const idKeyOf = (id: string): string => digest(idKey(id)).slice(0, ID_KEY_CHARS);
-
-/** The event key of a version: the same for the same change, whichever poll sends it. */
-export function eventKey(record: FeedRecord): string {
-	return `${idKeyOf(record.id)}${contentKey(record.content)}${timestampKey(record.at)}`;
-}
 
 const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b);
-
-/**
- * The state at activation: `newest` is the server's newest change timestamp (null: no records).
- * Everything visible up to it is remembered, not sent; the first pass lists it.
- */
-export function activationState(newest: string | null, localNow: number, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
-	const settled = newest === null ? null : minusMs(newest, options.settleMs);
-	const pass: Pass | null = newest === null ? null : { startedAt: newest, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0, learnUpTo: newest };
-	const clock = newest === null ? null : { at: newest, local: localNow };
-	return { version: FEED_VERSION, settled, memory: '', memoryView: options.contentView, pass, unconfirmed: null, repeat: [], clock };
-}
-
-/** On Activation → Start From a Date: nothing counts as sent from `from` on. */
-export function backfillState(from: string, options: Pick<FeedOptions, 'contentView'>): FeedState {
-	return { version: FEED_VERSION, settled: from, memory: '', memoryView: options.contentView, pass: null, unconfirmed: null, repeat: [], clock: null };
-}
-
-const OTHER_VIEW = '~~~~~';
-
-/** A timestamp as 12 base-36 digits of nanoseconds since 1970: sorts like the instant, in fewer characters. */
-function timeCode(at: string): string {
-	const key = timestampKey(at);
-	const seconds = Date.parse(`${key.slice(0, 19)}Z`) / 1000;
-	const fraction = key.length > 20 ? key.slice(20, 29).padEnd(9, '0') : '000000000';
-	if (!Number.isFinite(seconds) || seconds < 0) return '0'.repeat(TIME_CHARS);
-	return (BigInt(seconds) * 1_000_000_000n + BigInt(fraction)).toString(36).padStart(TIME_CHARS, '0');
-}
-
-/** The ISO timestamp of a time code (nanoseconds kept). */
-function timeOf(code: string): string {
-	const nanos = [...code].reduce((sum, digit) => sum * 36n + BigInt(parseInt(digit, 36)), 0n);
-	const seconds = Number(nanos / 1_000_000_000n);
-	const fraction = String(nanos % 1_000_000_000n).padStart(9, '0');
-	return `${new Date(seconds * 1000).toISOString().slice(0, 19)}.${fraction}Z`;
-}
-
-/** The memory as a map: entry key (time code + id key) → content key ('': compared by id and time alone). */
-function loadMemory(state: FeedState, sameView: boolean): Map<string, string> {
-	const memory = new Map<string, string>();
-	const entries = state.memory;
-	for (let index = 0; index + ENTRY_CHARS <= entries.length; index += ENTRY_CHARS) {
-		const key = entries.slice(index, index + TIME_CHARS + ID_KEY_CHARS);
-		const content = entries.slice(index + TIME_CHARS + ID_KEY_CHARS, index + ENTRY_CHARS);
-		memory.set(key, sameView && content !== OTHER_VIEW ? content : '');
-	}
-	return memory;
-}
-
-/** The entries at or after `from`, oldest first. */
-function storeMemory(memory: Map<string, string>, from: string | null): string[] {
-	const fromCode = from === null ? null : timeCode(from);
-	const kept: string[] = [];
-	for (const [key, content] of memory) {
-		if (fromCode !== null && key.slice(0, TIME_CHARS) < fromCode) continue;
-		kept.push(`${key}${content === '' ? OTHER_VIEW : content}`);
-	}
-	return kept.sort();
-}
 
 /**
  * One poll's work on the feed. The caller asks `nextRead()` for the request to make, hands the
@@ -461,3 +285,4 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		return { deliveries: this.deliveries, state };
 	}
 }
+

@@ -1,5 +1,6 @@
-import type { FeedState, Pass, Unconfirmed } from './changeFeed';
-import { FEED_VERSION, MEMORY_ENTRY_CHARS } from './changeFeed';
+import { MEMORY_ENTRY_CHARS } from './feedMemory';
+import type { FeedState, Pass, Unconfirmed } from './feedState';
+import { FEED_VERSION } from './feedState';
 import type { WatchState } from './watchFields';
 import { readWatchState } from './watchFields';
 

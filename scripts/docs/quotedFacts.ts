@@ -14,7 +14,7 @@ import { CONCURRENCY_MAX, concurrencyOption, WRITE_CONCURRENCY_DEFAULT, WRITE_CO
 import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/PersonnelData/actions/read/recordsWhere';
 import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
 import { LEASE_STALE_MS, SAVE_WAIT_MS } from '../../nodes/PersonnelDataTrigger/pollLease';
-import { MEMORY_MAX, REFUSALS_MAX } from '../../nodes/PersonnelDataTrigger/changeFeed';
+import { MEMORY_MAX, REFUSALS_MAX } from '../../nodes/PersonnelDataTrigger/feedState';
 import { LOOKBACK_MAX_MINUTES, SETTLE_DEFAULT_MINUTES } from '../../nodes/PersonnelDataTrigger/setup';
 import { WATCH_RECORDS_MAX } from '../../nodes/PersonnelDataTrigger/watchFields';
 

@@ -2,9 +2,9 @@
  * Issue 35, end to end: n8n stopped (SIGTERM, as a service manager stops it) 0 to 80 ms after the
  * answer of a poll that finds new changes, then started again. On n8n's default scheduler n8n
  * saves the trigger's position and stores the execution without awaiting both: a stop in between
- * kept the position and lost the poll's changes (seen on 2.8.4 at about 27 ms). The trigger's
- * hand-over mark makes the first poll after the start send them again, marked
- * `_event.possiblyRepeated`. On the durable scheduler with durable cursors n8n commits the position
+ * kept the position and lost the poll's changes (seen on 2.8.4 at about 27 ms). With Options → On
+ * Restart: Send the Last Poll Again (at least once, changeFeed.ts), the first poll after the start
+ * sends them again, marked `_event.possiblyRepeated`. On the durable scheduler with durable cursors n8n commits the position
  * with the execution. Either way: every change arrives, and no copy comes unmarked twice.
  *
  * Runs with the durable scheduler's lanes (in band, `npm run test:e2e:durable`): its timing needs
@@ -89,7 +89,7 @@ describe(`Personnel Data Trigger: n8n stopped at a poll's hand-over (${key})`, (
 				await importCredentials(folder, [
 					{ ...CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken } },
 				]);
-				await importWorkflow(folder, [triggerWorkflow(WORKFLOW, 'E2E: hand-over', NODE, CREDENTIAL, { resource: 'employee', event: 'createdOrUpdated', simplify: false }, CRONS)]);
+				await importWorkflow(folder, [triggerWorkflow(WORKFLOW, 'E2E: hand-over', NODE, CREDENTIAL, { resource: 'employee', event: 'createdOrUpdated', simplify: false, options: { onRestart: 'sendAgain' } }, CRONS)]);
 				server = await startServer(folder, { env: lane.env });
 				await server.activateWorkflow(WORKFLOW);
 				await waitForPublication(server, WORKFLOW);

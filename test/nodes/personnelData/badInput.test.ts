@@ -436,14 +436,14 @@ describe('Personnel Data: bad input', () => {
 		['1e12', 1e12],
 		['-1', -1],
 		['10081 (a minute over 7 days)', 10_081],
-	])('trigger Look-Back Window %s: an error naming it with its maximum, nothing sent', async (_name, lookbackMinutes) => {
+	])('trigger Settle Window %s: an error naming it with its maximum, nothing sent', async (_name, lookbackMinutes) => {
 		bed.simulator.sim.clearRequests();
 		const result = await bed.runtime.poll({
 			nodeType: 'personnelDataTrigger',
 			nodeName: `Look-back ${lookbackMinutes}`,
 			parameters: { resource: 'employee', event: 'createdOrUpdated', options: { lookbackMinutes } },
 		});
-		expect(result.error?.message).toContain('Options › Look-Back Window (Minutes)');
+		expect(result.error?.message).toContain('Options › Settle Window (Minutes)');
 		expect(result.error?.message).toContain('from 0 to 10080 (7 days)');
 		expect(apiRequests(bed)).toEqual([]);
 	});

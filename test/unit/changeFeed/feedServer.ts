@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { FeedPage, FeedRead, FeedRecord } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import type { FeedPage, FeedRead, FeedRecord } from '../../../nodes/PersonnelDataTrigger/feedState';
 
 export type Precision = 's' | 'ms' | 'us';
 

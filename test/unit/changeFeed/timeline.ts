@@ -3,8 +3,10 @@
  * drives a polling trigger, and keeps the reference ledger: every version committed, every item
  * n8n ran, what each restart or crash excuses. `check()` states the feed's promise.
  */
-import type { Delivery, FeedOptions, FeedState } from '../../../nodes/PersonnelDataTrigger/changeFeed';
-import { activationState, FeedError, FeedPoll, MEMORY_ENTRY_CHARS, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import { FeedPoll } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import { MEMORY_ENTRY_CHARS } from '../../../nodes/PersonnelDataTrigger/feedMemory';
+import type { Delivery, FeedOptions, FeedState } from '../../../nodes/PersonnelDataTrigger/feedState';
+import { activationState, FeedError, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/feedState';
 import type { ServerProfile, Version } from './feedServer';
 import { CursorRefused, FeedServer } from './feedServer';
 
