@@ -111,10 +111,7 @@ describe('credential Test: what failed', () => {
 	});
 
 	describe('credentials saved before 0.2', () => {
-		it.each([
-			['production', 'Production'],
-			['staging', 'Staging'],
-		])('Environment %s without a Base URL: refused naming Base URL, nothing sent', async (environment, label) => {
+		const refusedNamingBaseUrl = async (environment: string, label: string): Promise<void> => {
 			bed.runtime.setCredentials(CREDENTIAL, { environment, authMode: 'refreshToken', jti: 'j', refreshToken: 'rt_x' });
 			const before = bed.simulator.sim.requests().length;
 			const result = await bed.runtime.testCredential(CREDENTIAL);
@@ -127,6 +124,14 @@ describe('credential Test: what failed', () => {
 			const run = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: false, limit: 1 } });
 			expect(run.error?.message).toContain(`saved with Environment "${label}"`);
 			expect(bed.simulator.sim.requests().length).toBe(before);
+		};
+
+		it('Environment Production without a Base URL: refused naming Base URL, nothing sent', async () => {
+			await refusedNamingBaseUrl('production', 'Production');
+		});
+
+		it('Environment Staging without a Base URL: refused naming Base URL, nothing sent', async () => {
+			await refusedNamingBaseUrl('staging', 'Staging');
 		});
 
 		it('Environment "Custom Base URL" with its address: works unchanged', async () => {
