@@ -110,6 +110,19 @@ describe('credential Test: what failed', () => {
 		});
 	});
 
+	it('nothing listening at the Base URL (a closed port): the message names Base URL, not n8n\'s generic refusal', async () => {
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		setCredential({ baseUrl: `http://127.0.0.1:${port}` });
+		const result = await bed.runtime.testCredential(CREDENTIAL);
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('begin failed (nothing accepted the connection)');
+		expect(result.message).toContain("Nothing answered at the credential's Base URL");
+		expect(result.message).not.toMatch(/perhaps it is offline|ECONNREFUSED/i);
+	});
+
 	describe('credentials saved before 0.2', () => {
 		const refusedNamingBaseUrl = async (environment: string, label: string): Promise<void> => {
 			bed.runtime.setCredentials(CREDENTIAL, { environment, authMode: 'refreshToken', jti: 'j', refreshToken: 'rt_x' });
