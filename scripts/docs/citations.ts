@@ -102,11 +102,13 @@ export function testsOf(path: string): DeclaredTest[] {
 
 /** The "tested" links of a page, outside its generated blocks, code fences and inline code. */
 export function citationsOf(root: string, page: string): Citation[] {
-	const text = proseOf(readFileSync(join(root, page), 'utf8'))
-		.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, (block) => block.replace(/[^\n]/g, ' '))
-		.replace(/`[^`\n]*`/g, (span) => ' '.repeat(span.length));
+	const text = proseOf(readFileSync(join(root, page), 'utf8')).replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, (block) => block.replace(/[^\n]/g, ' '));
+	// Inline code holds examples, not citations; a test's name may itself hold inline code.
+	const spans = [...text.matchAll(/`[^`\n]*`/g)].map((span) => [span.index ?? 0, (span.index ?? 0) + span[0].length]);
+	const inCode = (at: number) => spans.some(([from, to]) => at > from && at < to);
 	const citations: Citation[] = [];
 	for (const match of text.matchAll(/\[tested\]\(\s*([^)\s]+)\s+(?:"([^"]*)"|'([^']*)')\s*\)/g)) {
+		if (inCode(match.index ?? 0)) continue;
 		const target = match[1];
 		const file = relative(root, resolve(dirname(join(root, page)), target.split('#')[0]));
 		citations.push({ page, line: text.slice(0, match.index).split('\n').length, target, file, name: match[2] ?? match[3] });
