@@ -33,4 +33,13 @@ describe("the README's commands", () => {
 		expect(read('scripts/simulator/cli.ts')).toContain("case '--port':");
 		expect(readme).toContain('*Base URL* `http://127.0.0.1:8787`');
 	});
+
+	it("example 8's warning quotes the workflow's file path and its On Error as the workflow file has them", () => {
+		const workflow = JSON.parse(read('demo/workflows/8-import-employees-from-a-file.json')) as { nodes: Array<{ parameters?: { fileSelector?: string }; onError?: string }> };
+		const path = workflow.nodes.map((node) => node.parameters?.fileSelector).find((selector) => selector !== undefined);
+		expect(readme).toContain(`it reads \`${path}\``);
+		expect(workflow.nodes.map((node) => node.onError).filter(Boolean)).toEqual(['continueRegularOutput']);
+		expect(readme.replace(/\s+/g, ' ')).toContain('its *On Error* is *Continue*');
+	});
 });
+
