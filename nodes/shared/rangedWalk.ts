@@ -32,7 +32,8 @@ export const PAGES_BEFORE_RANGES = 3;
  * CPU parsing pages; the same cursor then goes on alone. Production keeps 40 ms; tests of the
  * ranges themselves set 0 (and restore it), so that a server on loopback is read in ranges too.
  */
-export const rangeTiming = { worthMsPerPage: 40 };
+export const RANGES_WORTH_MS_PER_PAGE = 40;
+export const rangeTiming = { worthMsPerPage: RANGES_WORTH_MS_PER_PAGE };
 
 /**
  * The order Return All reads in when none is asked for: the creation timestamp, where the list

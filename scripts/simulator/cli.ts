@@ -42,7 +42,12 @@ function parseArgs(argv: readonly string[]): { options: StartOptions; json: bool
 
 async function main(): Promise<void> {
 	const { options, json } = parseArgs(process.argv.slice(2));
-	const running = await startSimulator(options);
+	const running = await startSimulator(options).catch((error: unknown) => {
+		if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+			throw new Error(`port ${options.port} is in use: stop what listens there (another simulator?) or choose another --port`);
+		}
+		throw error;
+	});
 	const { admin, limited } = running.credentials;
 	if (json) {
 		process.stdout.write(`${JSON.stringify({ baseUrl: running.baseUrl, port: running.port, credentials: running.credentials })}\n`);

@@ -6,9 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { INodeTypeDescription } from 'n8n-workflow';
+
+import { PersonnelData } from '../../nodes/PersonnelData/PersonnelData.node';
+import { PersonnelDataTrigger } from '../../nodes/PersonnelDataTrigger/PersonnelDataTrigger.node';
 import { errorMessages, MESSAGES_BLOCK, renderErrorMessages, TOPICS, TROUBLESHOOTING_PAGE } from '../../scripts/docs/errorMessages';
 import { readBlock } from '../../scripts/docs/generatedBlock';
 import { proseOf } from '../../scripts/docs/quotedFacts';
+import { checkRows } from '../../scripts/docs/troubleshootingRows';
 
 const ROOT = join(__dirname, '../..');
 
@@ -42,5 +47,31 @@ describe('Troubleshooting', () => {
 		);
 		expect(messages.length).toBeGreaterThan(80);
 		expect(messages.filter((message) => message.topic === 'Other')).toEqual([]);
+	});
+
+	describe('the hand-written rows, held to the code', () => {
+		const descriptions: INodeTypeDescription[] = [new PersonnelData().description, new PersonnelDataTrigger().description];
+		const operationLabels: Record<string, string> = { trigger: 'the trigger' };
+		for (const property of descriptions[0].properties.filter((candidate) => candidate.name === 'operation')) {
+			for (const option of (property.options ?? []) as Array<{ name: string; value: string }>) operationLabels[option.value] = option.name;
+		}
+		const check = (page: string) => checkRows({ root: ROOT, page, descriptions, operationLabels, messages });
+
+		it("every row's message is text the code gives, and every Options → X of its fix exists wherever the message arises", () => {
+			const { rows, problems } = check(TROUBLESHOOTING_PAGE);
+			expect(rows.length).toBeGreaterThan(25);
+			expect(problems.map(({ line, section, problem }) => `${line} (${section}): ${problem}`)).toEqual([]);
+		});
+
+		it('finds a message the code no longer gives, an option no node has, and an option missing where the message arises', () => {
+			const { rows, problems } = check('test/docs/fixtures/troubleshootingRows.md');
+			expect(rows).toHaveLength(5);
+			expect(problems.map(({ line, problem }) => `${line} ${problem}`)).toEqual([
+				'7 "Records were added at" is no message the code gives',
+				'7 "after an earlier poll had read past that time" is no message the code gives',
+				'8 Options → Retry Forever is no option of either node',
+				'9 Options → Read in Batches: the message also arises on create, replace, update, upsert, which has no such option; say where it is ("on …")',
+			]);
+		});
 	});
 });

@@ -110,11 +110,21 @@ describe('credential Test: what failed', () => {
 		});
 	});
 
+	it('nothing listening at the Base URL (a closed port): the message names Base URL, not n8n\'s generic refusal', async () => {
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise<void>((resolve) => closed.close(() => resolve()));
+		setCredential({ baseUrl: `http://127.0.0.1:${port}` });
+		const result = await bed.runtime.testCredential(CREDENTIAL);
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain('begin failed (nothing accepted the connection)');
+		expect(result.message).toContain("Nothing answered at the credential's Base URL");
+		expect(result.message).not.toMatch(/perhaps it is offline|ECONNREFUSED/i);
+	});
+
 	describe('credentials saved before 0.2', () => {
-		it.each([
-			['production', 'Production'],
-			['staging', 'Staging'],
-		])('Environment %s without a Base URL: refused naming Base URL, nothing sent', async (environment, label) => {
+		const refusedNamingBaseUrl = async (environment: string, label: string): Promise<void> => {
 			bed.runtime.setCredentials(CREDENTIAL, { environment, authMode: 'refreshToken', jti: 'j', refreshToken: 'rt_x' });
 			const before = bed.simulator.sim.requests().length;
 			const result = await bed.runtime.testCredential(CREDENTIAL);
@@ -127,6 +137,14 @@ describe('credential Test: what failed', () => {
 			const run = await bed.runtime.execute({ nodeType: 'personnelData', parameters: { resource: 'employee', operation: 'getMany', returnAll: false, limit: 1 } });
 			expect(run.error?.message).toContain(`saved with Environment "${label}"`);
 			expect(bed.simulator.sim.requests().length).toBe(before);
+		};
+
+		it('Environment Production without a Base URL: refused naming Base URL, nothing sent', async () => {
+			await refusedNamingBaseUrl('production', 'Production');
+		});
+
+		it('Environment Staging without a Base URL: refused naming Base URL, nothing sent', async () => {
+			await refusedNamingBaseUrl('staging', 'Staging');
 		});
 
 		it('Environment "Custom Base URL" with its address: works unchanged', async () => {

@@ -7,7 +7,7 @@ import type { RawAnswer } from './bounded';
 import { boundedExchange, ExchangeStopped, transportLimits } from './bounded';
 import { apiErrorBody } from './failure';
 import type { ProvisioningStep } from './provisioningError';
-import { ProvisioningError } from './provisioningError';
+import { ProvisioningError, UNREACHABLE } from './provisioningError';
 import type { Redact } from './redact';
 import { redactorOf } from './redact';
 
@@ -82,7 +82,9 @@ async function postJson(
 		unanswered =
 			error instanceof ExchangeStopped
 				? new ProvisioningError(step, error.message, error.trickled ? 'tooSlow' : error.reason === 'deadline' ? 'transient' : 'notThisApi')
-				: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', 'transient');
+				: typeof code === 'string' && code in UNREACHABLE
+					? new ProvisioningError(step, code, 'unreachable')
+					: new ProvisioningError(step, typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : 'NO_RESPONSE', 'transient');
 		return undefined;
 	});
 	if (answer === undefined) throw unanswered as ProvisioningError;

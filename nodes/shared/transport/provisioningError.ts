@@ -18,9 +18,22 @@ export type ProvisioningStep = 'begin' | 'refresh';
  * `notThisApi` (an answer the API would not give: HTML, a 404 without its error object, JSON
  * without a salt or token: the Base URL is not the API), `transient` (429, 5xx, network, no
  * answer in time: worth another try), `tooSlow` (the answer was still arriving at the deadline:
- * a server or proxy that trickles would do it again, so no retry).
+ * a server or proxy that trickles would do it again, so no retry), `unreachable` (no connection:
+ * nothing listens at the Base URL, or its host name is unknown).
  */
-export type ProvisioningFailureKind = 'refused' | 'notThisApi' | 'transient' | 'tooSlow';
+export type ProvisioningFailureKind = 'refused' | 'notThisApi' | 'transient' | 'tooSlow' | 'unreachable';
+
+/**
+ * Network codes of a Base URL where nothing answers, in words: n8n replaces any error message that
+ * holds such a code (in any case) with its own text, which does not name Base URL. The transport
+ * reads the code back from the words (provisioningFailureOf).
+ */
+export const UNREACHABLE: Readonly<Record<string, string>> = {
+	ECONNREFUSED: 'nothing accepted the connection',
+	ENOTFOUND: 'the host name is unknown',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'no route to the host',
+};
 
 const ADVICE: Record<ProvisioningFailureKind, string> = {
 	refused:
@@ -29,6 +42,8 @@ const ADVICE: Record<ProvisioningFailureKind, string> = {
 		'The credential\'s Base URL did not answer as the Personnel Data API: check that it is your service\'s API address (not its web application or another server).',
 	transient: 'The service did not answer the token request; try again later.',
 	tooSlow: 'The service did not answer the token request in time; try again later.',
+	unreachable:
+		"Nothing answered at the credential's Base URL: check that it is your service's API address (its host and port) and that n8n can reach it.",
 };
 
 /**
@@ -37,7 +52,7 @@ const ADVICE: Record<ProvisioningFailureKind, string> = {
  */
 export class ProvisioningError extends Error {
 	constructor(step: ProvisioningStep, detail: string, kind: ProvisioningFailureKind = 'refused') {
-		super(`${PROVISIONING_ERROR_PREFIX} ${step} failed (${detail}). ${ADVICE[kind]}`);
+		super(`${PROVISIONING_ERROR_PREFIX} ${step} failed (${kind === 'unreachable' ? (UNREACHABLE[detail] ?? detail) : detail}). ${ADVICE[kind]}`);
 		this.name = 'ProvisioningError';
 	}
 }
@@ -60,5 +75,7 @@ export function provisioningFailureOf(text: string): ProvisioningFailure | undef
 	const match = MESSAGE_SHAPE.exec(text);
 	if (!match) return undefined;
 	if (text.includes(ADVICE.tooSlow)) return { code: 'ETIMEDOUT', trickled: true };
+	const unreachable = Object.entries(UNREACHABLE).find(([, words]) => text.includes(`failed (${words})`));
+	if (unreachable) return { code: unreachable[0] };
 	return { status: match[1] === undefined ? undefined : Number(match[1]), code: match[3] ? 'ETIMEDOUT' : match[2] };
 }

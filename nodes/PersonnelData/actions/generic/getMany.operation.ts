@@ -5,7 +5,7 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { readListQuery } from '../../../shared/listQuery/parse';
 import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords, maxRequestsOption, readMaxRequests } from '../../../shared/pagination';
-import { collectInRanges, RANGES_IN_FLIGHT, rangeField, rangePlan } from '../../../shared/rangedWalk';
+import { collectInRanges, PAGES_BEFORE_RANGES, RANGES_IN_FLIGHT, rangeField, rangePlan, RANGES_WORTH_MS_PER_PAGE } from '../../../shared/rangedWalk';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
@@ -18,7 +18,7 @@ export function unorderedReturnAll(resource: ResourceDefinition): string {
 	const field = rangeField(resource);
 	return field === undefined
 		? 'in the API\'s own order, one page after another'
-		: `oldest first by ${field}, read in up to ${RANGES_IN_FLIGHT} ranges at once (in the API's own order if it refuses that)`;
+		: `oldest first by ${field}; after ${PAGES_BEFORE_RANGES} pages that took over ${RANGES_WORTH_MS_PER_PAGE} ms each, read in up to ${RANGES_IN_FLIGHT} ranges at once (in the API's own order if it refuses that)`;
 }
 
 const paginationProperties = (resource: ResourceDefinition): INodeProperties[] => [
