@@ -18,7 +18,7 @@ import {
 	type N8nUserFolder,
 	waitForPublication,
 } from '../../scripts/n8n/driver';
-import { triggerWorkflow, type CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
+import { baseNode, linkedWorkflow, triggerNode, triggerWorkflow, type CredentialRef } from '../../scripts/n8n/driver/workflowBuilders';
 
 declare const N8N_KEY: string;
 const key = N8N_KEY;
@@ -27,7 +27,9 @@ assertPackageBuilt();
 
 const ADMIN: CredentialRef = { id: 'pdTrCredAdmin01', name: 'Personnel Data admin (trigger e2e)' };
 const NODE = 'Employee changes';
-const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001' } as const;
+const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001', dedupe: 'pdTrDedupe00001' } as const;
+/** docs/trigger.md's recipe: Remove Duplicates keyed on `_event.key`, after a trigger sending the last poll again. */
+const DEDUPE_NODE = 'Remove Duplicates';
 /** n8n 1.x and 2.8 accept a poll every few seconds; 2.41 at most one a minute per schedule entry. */
 const FAST = acceptsSubMinutePolls(n8nInstance(key));
 const RESTART_CRON = FAST ? '0-59/4 * * * * *' : `${(new Date().getUTCSeconds() + 30) % 60} * * * * *`;
@@ -84,6 +86,15 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 		await importWorkflow(folder, [
 			triggerWorkflow(WF.restart, 'E2E: trigger across a restart', NODE, ADMIN, parameters, RESTART_CRON),
 			triggerWorkflow(WF.fast, 'E2E: trigger faster than the server', NODE, ADMIN, parameters, '0-59 * * * * *'),
+			linkedWorkflow(WF.dedupe, 'E2E: at least once, repeats dropped by Remove Duplicates', [
+				triggerNode(NODE, ADMIN, { ...parameters, options: { onRestart: 'sendAgain' } }, RESTART_CRON),
+				baseNode(DEDUPE_NODE, 'removeDuplicates', 2, {
+					operation: 'removeItemsSeenInPreviousExecutions',
+					logic: 'removeItemsWithAlreadySeenKeyValues',
+					dedupeValue: '={{ $json._event.key }}',
+					options: {},
+				}),
+			]),
 		]);
 		server = await startServer(folder);
 		expect(loadProblems(server.logs())).toEqual([]);
@@ -114,6 +125,42 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 		expect(new Set(all).size).toBe(all.length);
 		expect([...all].sort()).toEqual([...before, ...during, ...after].sort());
 		await (server as N8nServer).deactivateWorkflow(WF.restart);
+	}, 600_000);
+
+	test('Send the Last Poll Again, then Remove Duplicates on _event.key: after a restart the last poll comes again marked, and the workflow sees each change once', async () => {
+		const active = server as N8nServer;
+		await active.activateWorkflow(WF.dedupe);
+		expect((await waitForPublication(active, WF.dedupe)).status).toMatch(/^(published|synchronous)$/);
+		await sleep(1100);
+		const before = pairsOf(sim().createRecords('employees', 3, { restricted: false }));
+		expect((await waitForPairs(WF.dedupe, 3)).sort()).toEqual([...before].sort());
+		await active.stop();
+		const during = pairsOf(sim().createRecords('employees', 2, { restricted: false }));
+		server = await startServer(folder);
+		/** What the trigger sent, marked or not, and what Remove Duplicates let through, over every finished execution. */
+		const outputs = async () => {
+			const sent: Array<{ pair: string; marked: boolean }> = [];
+			const through: string[] = [];
+			for (const summary of await (server as N8nServer).listExecutions(WF.dedupe)) {
+				const execution = await (server as N8nServer).getExecution(summary.id);
+				if (execution.status === 'new' || execution.status === 'running') continue;
+				for (const row of nodeItems(execution.data.resultData, NODE)) {
+					sent.push({ pair: `${String(row.id)}@${String(row.updated_at)}`, marked: (row._event as { possiblyRepeated?: unknown } | undefined)?.possiblyRepeated === true });
+				}
+				for (const row of nodeItems(execution.data.resultData, DEDUPE_NODE)) through.push(`${String(row.id)}@${String(row.updated_at)}`);
+			}
+			return { sent, through };
+		};
+		const until = Date.now() + POLL_WAIT_MS;
+		let result = await outputs();
+		while (result.sent.length < 8 && Date.now() < until) {
+			await sleep(1000);
+			result = await outputs();
+		}
+		// The trigger sent the last poll again, marked; Remove Duplicates dropped those copies.
+		expect(result.sent.filter((entry) => entry.marked).map((entry) => entry.pair).sort()).toEqual([...before].sort());
+		expect([...result.through].sort()).toEqual([...before, ...during].sort());
+		await (server as N8nServer).deactivateWorkflow(WF.dedupe);
 	}, 600_000);
 
 	(FAST ? test : test.skip)('a schedule faster than the server (every second, 1.5 s a request): each change once', async () => {
