@@ -7,13 +7,13 @@ import { collectRecords } from '../shared/pagination';
 import { activate, fromLegacy } from './activation';
 import { labelOf } from './events';
 import { eventKeyOf, readFeed } from './feedReading';
-import { pollClock, stillInTime } from './pollBudget';
+import { pollClock, readBudgetSpent, stillInTime } from './pollBudget';
 import { isActivationPoll, leaseKey, PollLease } from './pollLease';
 import { pollIntervalMs } from './pollSchedule';
 import { refusedByServer } from './serverSupport';
 import type { TriggerState } from './triggerState';
 import { readState } from './triggerState';
-import { withWatch } from './watchBaseline';
+import { sweepWatch, withWatch } from './watchBaseline';
 import type { PollRun, PollSetup } from './setup';
 import { listRequest, newestFirst, readSetup } from './setup';
 import type { WatchNote } from './watchFields';
@@ -120,6 +120,8 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		const byRecord = new Map(emitted.map((entry) => [entry.record, entry]));
 		emitted = compared.emitted.map(({ record, note }) => ({ ...(byRecord.get(record) as Emitted), note }));
 		next = { ...next, watch: compared.state };
+		// A poll that sends nothing lists the records again now and then, to forget the deleted ones.
+		if (emitted.length === 0 && !readBudgetSpent(run.clock)) next = { ...next, watch: await sweepWatch.call(this, setup, compared.state, run) };
 	}
 	if (!store(next, emitted.length > 0)) return null;
 	return run.lease.held ? emitted : null;

@@ -106,7 +106,7 @@ export function readSetup(context: IPollFunctions): PollSetup {
 	const backfillFrom = onActivation === 'startFromDate' ? readStartDate(options.startDate) : undefined;
 	const cap = options.maxChangesPerPoll ?? '';
 	const maxChanges = cap === '' ? 0 : checkWholeNumber(cap, 'Options › Max Changes per Poll', 0, MAX_CHANGES_CEILING);
-	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true);
+	const watch = readWatchSetup(options.watchFields, options.includePreviousValues === true, JSON.stringify(without(query, QUERY.select, QUERY.conditionId)));
 	const select = query[QUERY.select] as string[] | undefined;
 	if (select) query[QUERY.select] = [...new Set([...select, ...Object.values(resource.changeFields ?? {}), field, ...(watch ? selectedFor(watch) : [])])];
 	const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value ?? null)).digest('hex').slice(0, 16);

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { QUERY } from '../shared/apiChoices';
 import { toNodeError } from '../shared/errors';
+import { idKey } from '../shared/ids';
 import { compareTimestamps } from '../shared/timestamps';
 import type { Query } from '../shared/transport';
 import type { WalkPlan } from './boundedWalk';
@@ -45,7 +47,49 @@ async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetu
 		walked = await walkFrom(undefined, going.requests ?? 0);
 	}
 	const { after, requests } = walked;
-	return { ...read.state, ...(after === undefined ? {} : { after, requests }) };
+	return { ...read.state, ...(after === undefined ? { readAt: Date.now() } : { after, requests }) };
+}
+
+/** How often Watch Fields lists its records again, to forget the ones deleted or no longer matching. */
+export const WATCH_SWEEP_MS = 24 * 60 * 60_000;
+
+const idDigest = (id: string) => createHash('sha256').update(idKey(id)).digest('base64url').slice(0, 11);
+
+/**
+ * Keeps Watch Fields' state to the records that still exist and match the filters: once a day it
+ * lists them again (in polls that send nothing, within their budget, going on over as many polls
+ * as it needs) and then forgets every record the listing did not show. It never adds a record nor
+ * changes kept values, so no change is compared with values it did not send.
+ */
+export async function sweepWatch(this: IPollFunctions, setup: PollSetup, watch: WatchState, run: PollRun, now = Date.now()): Promise<WatchState> {
+	if (watch.after !== undefined) return watch;
+	if (watch.sweep === undefined && now - (watch.readAt ?? now) < WATCH_SWEEP_MS) return watch.readAt === undefined ? { ...watch, readAt: now } : watch;
+	const sweep = watch.sweep ?? { requests: 0, seen: '' };
+	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: ['id', setup.field] };
+	const seen: string[] = [sweep.seen];
+	const walkFrom = async (after: string | undefined) => {
+		const walk = new BoundedWalk(this, setup, run, walkQuery(setup, query, { op: 'gte', from: null }), after, sweep.requests);
+		for await (const page of walk.pages()) {
+			for (const record of page.records) if (record.id !== undefined && record.id !== null) seen.push(idDigest(String(record.id)));
+		}
+		return walk;
+	};
+	let walk: BoundedWalk;
+	try {
+		walk = await walkFrom(sweep.after);
+	} catch (error) {
+		if (sweep.after === undefined || !isCursorRefusal(error)) throw toNodeError(this.getNode(), error);
+		walk = await walkFrom(undefined);
+	}
+	const listed = seen.join('');
+	const after = walk.stoppedAfter;
+	if (after !== undefined) return { ...watch, sweep: { after, requests: walk.requests, seen: listed } };
+	const known = new Set<string>();
+	for (let index = 0; index + 11 <= listed.length; index += 11) known.add(listed.slice(index, index + 11));
+	const records = Object.fromEntries(Object.entries(watch.records).filter(([id]) => known.has(idDigest(id))));
+	const swept: WatchState = { ...watch, records, readAt: now };
+	delete swept.sweep;
+	return swept;
 }
 
 /** The state with the watch state the setup asks for: kept, read (on) afresh, or dropped. */

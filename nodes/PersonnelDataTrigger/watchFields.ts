@@ -24,7 +24,7 @@ export interface WatchSetup {
 	fields: string[];
 	/** Include Previous Values: keep the values themselves, not their fingerprints. */
 	withValues: boolean;
-	/** Which fields and how they are kept: a stored state with another key is read afresh. */
+	/** Which fields, how they are kept, and of which records (the filters): a stored state with another key is read afresh. */
 	key: string;
 }
 
@@ -36,10 +36,21 @@ export interface WatchState {
 	after?: string;
 	/** Requests the baseline's listing sent so far: Max Requests bounds it across polls. */
 	requests?: number;
+	/** When the records were last listed whole (epoch ms): a sweep drops the ones no longer listed (watchBaseline.ts). */
+	readAt?: number;
+	/** A sweep in progress: its cursor, requests, and the digests of the ids listed so far. */
+	sweep?: WatchSweep;
+}
+
+export interface WatchSweep {
+	after?: string;
+	requests: number;
+	/** 11-character digests of the id keys listed so far, one after the other. */
+	seen: string;
 }
 
 /** The option as given: a list from the picker, or names separated by commas from an expression. */
-export function readWatchSetup(given: unknown, withValues: boolean): WatchSetup | undefined {
+export function readWatchSetup(given: unknown, withValues: boolean, filters = ''): WatchSetup | undefined {
 	const names = Array.isArray(given) ? given.map(String) : typeof given === 'string' ? given.split(',') : [];
 	const fields = [...new Set(names.map((name) => name.trim()).filter((name) => name !== ''))];
 	if (fields.length === 0) return undefined;
@@ -49,7 +60,8 @@ export function readWatchSetup(given: unknown, withValues: boolean): WatchSetup 
 			`Options › Watch Fields: "${wrong}" is not a field name; expected a field (email), properties.<name> or custom_properties.<key>`,
 		);
 	}
-	const key = createHash('sha256').update(JSON.stringify({ fields, withValues })).digest('hex').slice(0, 16);
+	// Other filters, other records: narrowing them starts a baseline that keeps only the ones that match.
+	const key = createHash('sha256').update(JSON.stringify(filters === '' ? { fields, withValues } : { fields, withValues, filters })).digest('hex').slice(0, 16);
 	return { fields, withValues, key };
 }
 
@@ -191,7 +203,7 @@ export function compareWatched(
 		}
 		emitted.push({ record, note });
 	}
-	return { emitted, state: { key: state.key, records: kept } };
+	return { emitted, state: { ...state, records: kept } };
 }
 
 /** The stored watch state, or null when it cannot be read (the trigger then reads a new baseline). */
@@ -205,5 +217,13 @@ export function readWatchState(stored: unknown): WatchState | null {
 	const spent = typeof stored.requests === 'number' && Number.isInteger(stored.requests) && stored.requests >= 0 ? { requests: stored.requests } : {};
 	// Kept by id key (shared/ids.ts); a state stored before ids were keyed so keeps its records.
 	const byKey = Object.fromEntries(Object.entries(records as Record<string, string[]>).map(([id, entry]) => [idKey(id), entry]));
-	return { key: stored.key, records: byKey, ...after, ...spent };
+	const readAt = typeof stored.readAt === 'number' && Number.isFinite(stored.readAt) ? { readAt: stored.readAt } : {};
+	const sweep = readSweep(stored.sweep);
+	return { key: stored.key, records: byKey, ...after, ...spent, ...readAt, ...(sweep === undefined ? {} : { sweep }) };
+}
+
+function readSweep(value: unknown): WatchSweep | undefined {
+	if (!isObject(value) || typeof value.seen !== 'string' || value.seen.length % 11 !== 0) return undefined;
+	const requests = typeof value.requests === 'number' && Number.isInteger(value.requests) && value.requests >= 0 ? value.requests : 0;
+	return { requests, seen: value.seen, ...(typeof value.after === 'string' && value.after !== '' ? { after: value.after } : {}) };
 }

@@ -6,6 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TriggerState } from '../../../nodes/PersonnelDataTrigger/triggerState';
+import { WATCH_SWEEP_MS } from '../../../nodes/PersonnelDataTrigger/watchBaseline';
 import type { JsonObject, SimRecord } from '../../../scripts/simulator/types';
 import { useTestBed } from '../setup';
 import { lastSeq, listRequestsSince, pollOk, stateOf } from './helpers';
@@ -131,5 +132,31 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		expect(result.records.map((r) => r.id).sort()).toEqual(created.map((r) => r.id).sort());
 		for (const record of result.records) expect(record._event).not.toHaveProperty('changedFields');
 		expect((stateOf(bed).changes as unknown as TriggerState).watch).toBeNull();
+	});
+	it('keeps only records that still exist and match: a daily sweep forgets deleted ones, narrowed filters start a baseline of their own', async () => {
+		const { sim } = bed.simulator;
+		await pollOk(bed, watching());
+		const total = sim.getRecords('employees').length;
+		const records = () => Object.keys((stateOf(bed).changes as unknown as TriggerState).watch?.records ?? {});
+		expect(records()).toHaveLength(total);
+		const gone = sim.getRecords('employees').slice(0, 3).map((r) => r.id);
+		sim.deleteRecords('employees', gone);
+		// A day later (the state's clock moved back instead): a poll that sends nothing sweeps.
+		const stored = stateOf(bed).changes as unknown as TriggerState;
+		bed.runtime.setStaticData('Personnel Data Trigger', { changes: { ...stored, watch: { ...stored.watch, readAt: Date.now() - WATCH_SWEEP_MS - 1 } } });
+		const from = lastSeq(sim);
+		expect((await pollOk(bed, watching())).items).toBeNull();
+		expect(listRequestsSince(sim, from).length).toBeGreaterThanOrEqual(Math.ceil((total - 3) / 100));
+		expect(records()).toHaveLength(total - 3);
+		expect(records().some((id) => gone.includes(id))).toBe(false);
+		// Narrower filters: the records kept are the ones that match them.
+		const [kept] = sim.getRecords('employees');
+		const narrowed = { ...watching(), filters: { filter: [{ field: 'last_name', operator: 'eq', value: String(kept.last_name) }] } };
+		expect((await pollOk(bed, narrowed)).items).toBeNull();
+		const matching = sim.getRecords('employees').filter((r) => r.last_name === kept.last_name).length;
+		expect(records()).toHaveLength(matching);
+		// Watched changes are still sent after the sweep.
+		sim.touchRecords('employees', [kept.id], { changes: { email: 'swept@example.com' } });
+		expect((await pollOk(bed, narrowed)).records.map((r) => r.id)).toEqual([kept.id]);
 	});
 });
