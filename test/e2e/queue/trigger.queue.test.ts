@@ -68,15 +68,15 @@ class TriggerRun {
 			await importWorkflow(cluster.main.folder, triggerFlow(simulator.sim.getRecords('competences')[0].id));
 			const firstRequest = (simulator.sim.requests(1)[0]?.seq ?? 0) + 1;
 			await cluster.main.activateWorkflow(WORKFLOW_ID);
-			// n8n 2.x applies a publication asynchronously: the activation poll (which notes where
-			// the changes stand, its last request asking for the records at the newest timestamp)
-			// may come after the REST call returned. Changes made before it are "existing".
+			// n8n 2.x applies a publication asynchronously: the activation poll (which asks the API
+			// for its newest change, newest first, and starts there) may come after the REST call
+			// returned. Changes made before that request are "existing"; later ones are sent.
 			const deadline = Date.now() + 60_000;
 			const activationPolled = () =>
 				simulator.sim
 					.requests()
 					.filter((r) => r.seq >= firstRequest)
-					.some((r) => r.path === EMPLOYEES_PATH && decodeURIComponent(r.rawQuery).includes('[updated_at][op]=eq'));
+					.some((r) => r.path === EMPLOYEES_PATH && decodeURIComponent(r.rawQuery).includes('[direction]=desc'));
 			while (!activationPolled()) {
 				if (Date.now() > deadline) throw new Error('the activation poll did not reach the API');
 				await sleep(200);
