@@ -88,14 +88,11 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		let state = stored;
 		this.repeatKeys = new Set(stored.repeat);
 		if (state.unconfirmed !== null && !confirmed && options.atLeastOnce) {
-			// A new process cannot know whether n8n took the last poll: undo it and send it again, marked.
-			const memory = loadMemory(state, state.memoryView === options.contentView);
-			for (const [key, previous] of state.unconfirmed.entries) {
-				if (previous === null) memory.delete(key);
-				else memory.set(key, previous);
-				this.repeatKeys.add(key);
-			}
-			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, memory: storeMemory(memory, null).join(''), unconfirmed: null };
+			// A new process cannot know whether n8n took the last poll: read it again and send its
+			// versions again, marked. They stay in the memory: one the pass does not meet again (a
+			// filter edited meanwhile) is never sent later unmarked.
+			for (const [key] of state.unconfirmed.entries) this.repeatKeys.add(key);
+			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, unconfirmed: null };
 		}
 		this.settled = state.settled;
 		this.clock = stored.clock;
@@ -231,7 +228,14 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		if (this.walkSeen.has(version)) throw new FeedError(`the API sent record ${record.id} changed at ${record.at} twice in one listing`);
 		this.walkSeen.add(version);
 		const known = this.memory.get(entry);
-		if (known !== undefined && (known === content || known === '')) return;
+		const sent = known !== undefined && (known === content || known === '');
+		if (sent && this.repeatKeys.delete(entry)) {
+			// Sent again: a crash after this poll sends it once more.
+			this.changed.push([entry, known]);
+			this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: true });
+			return;
+		}
+		if (sent) return;
 		if (pass.learnUpTo !== undefined) {
 			// The activation's pass sends nothing (so no undo ever goes back into it): what exists is
 			// remembered, what changed since is left to the next pass, which reads it as a change.
