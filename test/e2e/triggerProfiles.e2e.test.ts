@@ -149,6 +149,8 @@ describe.each(LANES)(`Personnel Data Trigger in ${key} against the %s server`, (
 			await sleep(1100);
 			const later = sim.createRecords('employees', 20, { restricted: false });
 			expect(touched).toHaveLength(toTouch.length);
+			// The cursor was refused once, as set up (the log keeps the last 2,000 requests: enough here).
+			expect(sim.requests().filter((entry) => entry.status === 410 && entry.path.startsWith('/v1/org/employees'))).toHaveLength(1);
 			expected.push(...touched.map(versionOf), ...later.map(versionOf));
 			const sent = await waitFor(wf.employees, expected.length, true);
 			await sleep(12_000);
