@@ -34,12 +34,36 @@ describe("the README's commands", () => {
 		expect(readme).toContain('*Base URL* `http://127.0.0.1:8787`');
 	});
 
-	it("example 8's warning quotes the workflow's file path and its On Error as the workflow file has them", () => {
-		const workflow = JSON.parse(read('demo/workflows/8-import-employees-from-a-file.json')) as { nodes: Array<{ parameters?: { fileSelector?: string }; onError?: string }> };
+	it("example 8's warning quotes the workflow's file path, and its failures stop the run at the nodes it names", () => {
+		const workflow = JSON.parse(read('demo/workflows/8-import-employees-from-a-file.json')) as {
+			nodes: Array<{ name: string; type: string; parameters?: { fileSelector?: string }; onError?: string }>;
+			connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+		};
 		const path = workflow.nodes.map((node) => node.parameters?.fileSelector).find((selector) => selector !== undefined);
-		expect(readme).toContain(`it reads \`${path}\``);
-		expect(workflow.nodes.map((node) => node.onError).filter(Boolean)).toEqual(['continueRegularOutput']);
-		expect(readme.replace(/\s+/g, ' ')).toContain('its *On Error* is *Continue*');
+		const prose = readme.replace(/\s+/g, ' ');
+		expect(prose).toContain(`it reads \`${path}\``);
+		expect(workflow.nodes.filter((node) => node.onError).map((node) => [node.name, node.onError])).toEqual([
+			['Read employees file', 'continueErrorOutput'],
+			['Create or update employees', 'continueErrorOutput'],
+		]);
+		expect(prose).toContain('*On Error*: *Continue (using error output)*');
+		// Each error output leads to a Stop and Error node the README names.
+		const stops = ['Read employees file', 'Create or update employees'].map((name) => {
+			let next = workflow.connections[name].main[1][0].node;
+			while (workflow.nodes.find((node) => node.name === next)?.type !== 'n8n-nodes-base.stopAndError') next = workflow.connections[next].main[0][0].node;
+			return next;
+		});
+		expect(stops).toEqual(['No file to import', 'Rows failed']);
+		for (const stop of stops) expect(prose).toContain(`*${stop}*`);
+
+		// docs/examples.md quotes the missing file's message as the workflow makes it.
+		const noFile = workflow.nodes.find((node) => node.name === 'No file to import') as { parameters: { errorMessage: string } };
+		const message = noFile.parameters.errorMessage
+			.replace(/^=/, '')
+			.replace("{{ $('Read employees file').params.fileSelector }}", '<path>')
+			.replace('{{ $json.error }}', 'No file(s) found');
+		expect(message).not.toContain('{{');
+		expect(read('docs/examples.md')).toContain(`\`${message}\``);
 	});
 });
 
