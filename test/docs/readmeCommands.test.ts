@@ -1,8 +1,10 @@
 /**
  * The README's two commands (issue 45): `npm run demo` runs the package's main job and `npm test`
- * its tests, both in one block with what they need; `bash .ci/run`, named as the full check, runs
- * them both; the simulator's `--port` shown for "your own n8n" is an option of its CLI.
+ * its tests, both in one block with what they need; `bash .ci/run`, named as the full check, reads
+ * them from the README and runs them as written; the simulator's `--port` shown for "your own n8n"
+ * is an option of its CLI.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,10 +23,16 @@ describe("the README's commands", () => {
 		expect(pkg.scripts.test).toMatch(/jest$/);
 	});
 
-	it('names bash .ci/run as the full check, and .ci/run runs npm ci, npm test and the demo', () => {
+	it('names bash .ci/run as the full check, and .ci/run runs the commands it reads from the README, not retyped ones', () => {
 		expect(readme).toContain('`bash .ci/run` is the full check CI runs');
+		// What .ci/readme-commands.sh reads from README.md, by the shell functions .ci/run calls.
+		const found = execFileSync('bash', ['-c', 'source .ci/readme-commands.sh && readme_main_block && echo -- && readme_command_starting "npm run demo -- --once"'], { cwd: ROOT, encoding: 'utf8' });
+		expect(found.trim().split('\n')).toEqual(['npm ci', 'npm run demo', 'npm test', '--', 'npm run demo -- --once']);
 		const ci = read('.ci/run');
-		for (const command of [/^npm ci\b/m, /^npm test\b/m, /^\s*npm run demo -- --once\b/m]) expect(ci).toMatch(command);
+		expect(ci).toContain('source .ci/readme-commands.sh');
+		for (const run of ['bash -c "$readme_install"', 'bash -c "$readme_test"', 'bash -c "$readme_once"', 'readme_demo_until_ready "$readme_demo"']) expect(ci).toContain(run);
+		// No command line of .ci/run retypes npm ci, npm test or the README's demo.
+		expect(ci).not.toMatch(/^\s*(npm ci|npm test|npm run demo -- --once$)/m);
 	});
 
 	it('the simulator command for your own n8n uses an option its CLI has', () => {
