@@ -1,7 +1,7 @@
 /**
- * Example 8 (demo/workflows/8-import-employees-from-a-file.json) imported as the README says, in a
- * fresh n8n outside Docker (one jest project per version, global N8N_KEY): the workflow file
- * unchanged, a credential under the id its nodes name. n8n's allowed folder is left at its
+ * The examples imported as the README says, in a fresh n8n outside Docker (one jest project per
+ * version, global N8N_KEY): example 8 (demo/workflows/8-import-employees-from-a-file.json) as its
+ * file is, a credential under the id its nodes name; examples 1 and 3–6 with your credential picked. n8n's allowed folder is left at its
  * default (`~/.n8n-files` of the OS user: HOME is a folder of the test's own). Issue 45: a run
  * that read no file or whose rows failed is never reported as a success, and its message says
  * what to do.
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 import { startSimulator, type RunningSimulator } from '../../scripts/simulator/server';
+import { IDS, loadWorkflows } from '../../demo/workflows';
 import {
 	assertPackageBuilt,
 	importCredentials,
@@ -39,6 +40,15 @@ const EXAMPLE_CREDENTIAL = EXAMPLE.nodes.find((node) => node.name === WRITE)?.cr
 const GOOD_CREDENTIAL = { id: 'pdExImpGoodCred1', name: 'Personnel Data (example 8 e2e)' };
 const FILE_WORKFLOW = 'pdExImpWithFile1';
 const GOOD_WORKFLOW = 'pdExImpGoodCred2';
+/** The examples started by hand (2 and 7 are triggers), each with your credential picked in its nodes. */
+const MANUAL = [IDS.changed, IDS.title, IDS.transfer, IDS.condition, IDS.timeType];
+const manualExamples = (): WorkflowFile[] =>
+	loadWorkflows()
+		.filter((workflow) => (MANUAL as readonly string[]).includes(workflow.id))
+		.map((workflow) => {
+			for (const node of workflow.nodes) if (node.credentials?.personnelDataApi) node.credentials = { personnelDataApi: GOOD_CREDENTIAL };
+			return workflow;
+		});
 
 const CSV = [
 	'employee_number,first_name,last_name,email,phone1,title',
@@ -59,7 +69,7 @@ function withPath(id: string, file: string, credential?: { id: string; name: str
 	return copy;
 }
 
-describe(`example 8 as imported into ${key}, outside Docker: fails loudly`, () => {
+describe(`the examples as imported into ${key}, outside Docker: they run or fail loudly`, () => {
 	let simulator: RunningSimulator;
 	let folder: N8nUserFolder;
 	let server: N8nServer;
@@ -88,7 +98,7 @@ describe(`example 8 as imported into ${key}, outside Docker: fails loudly`, () =
 			{ ...EXAMPLE_CREDENTIAL, type: 'personnelDataApi', data: { ...data, refreshToken: 'a-wrong-refresh-token' } },
 			{ ...GOOD_CREDENTIAL, type: 'personnelDataApi', data: { ...data, refreshToken } },
 		]);
-		await importWorkflow(folder, [EXAMPLE, withPath(FILE_WORKFLOW, file), withPath(GOOD_WORKFLOW, file, GOOD_CREDENTIAL)]);
+		await importWorkflow(folder, [EXAMPLE, withPath(FILE_WORKFLOW, file), withPath(GOOD_WORKFLOW, file, GOOD_CREDENTIAL), ...manualExamples()]);
 		server = await startServer(folder);
 		expect(loadProblems(server.logs())).toEqual([]);
 	}, 300_000);
@@ -128,5 +138,22 @@ describe(`example 8 as imported into ${key}, outside Docker: fails loudly`, () =
 		expect(created).toHaveLength(2);
 		const written = execution.data.resultData.runData[WRITE]?.[0]?.data?.main?.[0] ?? [];
 		expect(written.map((item) => item.json.writeOutcome)).toEqual(['created', 'created']);
+	});
+
+	test('examples 1 and 3–6 as imported, with your credential picked: 1 runs, the others fail naming the record of the demo they did not find', async () => {
+		const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+		for (const workflow of manualExamples()) {
+			const execution = await run(workflow.id);
+			const failed = Object.keys(execution.data.resultData.runData).find((name) => nodeError(execution.data.resultData, name));
+			if (workflow.id === IDS.changed) {
+				expect([workflow.name, execution.status, failed]).toEqual([workflow.name, 'success', undefined]);
+				continue;
+			}
+			// The record the example names is one of the demo's simulator: the message names it.
+			const named = workflow.nodes.map((node) => JSON.stringify(node.parameters).match(uuid)?.[0]).find(Boolean);
+			expect([workflow.name, execution.status]).toEqual([workflow.name, 'error']);
+			expect(named).toBeDefined();
+			expect(String(failed && nodeError(execution.data.resultData, failed)?.message)).toContain(named);
+		}
 	});
 });
