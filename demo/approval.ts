@@ -5,6 +5,7 @@
  */
 import type { ExecutionDetails, N8nServer } from '../scripts/n8n/driver';
 import { importRequests, titleHistory, valueInForce, type ImportRequests, type ImportScenario } from '../scripts/n8n/workflows/employeeImport';
+import type { SimulatorClient } from '../scripts/simulator/client';
 import type { SimRecord } from '../scripts/simulator/types';
 import { check, CheckFailed, failureOf, items, sameCounts } from './checks';
 import { prepareApprovalFile } from './demoData';
@@ -16,7 +17,7 @@ import { APPROVAL_NODES, IDS, type DemoTargets } from './workflows';
 const MATCH = 'employee_number';
 const LOOKUP_BATCH = 100;
 
-interface Counts {
+export interface Counts {
 	rows: number;
 	create: number;
 	update: number;
@@ -82,7 +83,7 @@ function formAddress(server: N8nServer, approvalUrl: string): string {
 	return `${server.baseUrl}${url.pathname}${url.search}`;
 }
 
-interface Previewed {
+export interface Previewed {
 	executionId: string;
 	summary: Summary;
 	preview: Row[];
@@ -91,11 +92,11 @@ interface Previewed {
 }
 
 /** Runs the workflow up to the approval form; checks the preview and its summary against `expected`. */
-async function previewUpToApproval(server: N8nServer, sim: SimulatorProcess, expected: Counts): Promise<Previewed> {
-	await sim.client.clearRequests();
+async function previewUpToApproval(server: N8nServer, client: SimulatorClient, expected: Counts): Promise<Previewed> {
+	await client.clearRequests();
 	const executionId = await server.runFromTrigger(IDS.approval, 'Start');
 	const execution = await waitingForApproval(server, executionId);
-	const requests = importRequests(await sim.client.requests(), MATCH);
+	const requests = importRequests(await client.requests(), MATCH);
 	check(writesIn(requests) === 0, `the preview sent ${writesIn(requests)} write(s)`);
 	const lookupRequests = Math.ceil(expected.rows / LOOKUP_BATCH);
 	check(requests.lookups.length === lookupRequests, `the preview sent ${requests.lookups.length} lookup requests for ${expected.rows} rows, expected ${lookupRequests}`);
@@ -123,12 +124,31 @@ async function decide(server: N8nServer, previewed: Previewed, decision: 'Approv
 
 const preview = (row: Row): Row => (row.preview ?? {}) as Row;
 
+interface DatedEntry {
+	valid_from: string | null;
+	value: unknown;
+}
+
+interface PreviewChanges {
+	fields?: Record<string, { before: unknown; after: unknown }>;
+	histories?: Record<string, { added?: DatedEntry[]; replaced?: Array<{ valid_from: string | null; before: unknown; after: unknown }>; removed?: DatedEntry[]; left?: number }>;
+}
+
+const entry = (e: DatedEntry): string => `${e.valid_from ?? '(always)'} ${text(e.value)}`;
+
 /** One updated employee's change as a person reads it in the preview item. */
 function changeLine(item: Row): string {
-	const { match, changes } = preview(item) as { match?: { value?: string }; changes?: { fields?: Record<string, { before: unknown; after: unknown }>; histories?: Record<string, { added?: Array<{ valid_from: string | null; value: unknown }>; left?: number }> } };
+	const { match, changes } = preview(item) as { match?: { value?: string }; changes?: PreviewChanges };
 	const parts = [
 		...Object.entries(changes?.fields ?? {}).map(([field, change]) => `${field} ${text(change.before)} → ${text(change.after)}`),
-		...Object.entries(changes?.histories ?? {}).map(([field, change]) => `${field} history: + ${(change.added ?? []).map((e) => `${e.valid_from ?? '(always)'} ${text(e.value)}`).join(', ')} (${change.left ?? 0} kept)`),
+		...Object.entries(changes?.histories ?? {}).map(([field, change]) => {
+			const said = [
+				...(change.added ?? []).map((e) => `+ ${entry(e)}`),
+				...(change.replaced ?? []).map((e) => `${e.valid_from ?? '(always)'} ${text(e.before)} → ${text(e.after)}`),
+				...(change.removed ?? []).map((e) => `− ${entry(e)}`),
+			];
+			return `${field} history: ${said.join(', ')} (${change.left ?? 0} kept)`;
+		}),
 	];
 	return `    ${text(match?.value)}: ${parts.join('; ')}`;
 }
@@ -146,48 +166,65 @@ function notAsInFile(scenario: ImportScenario, stored: readonly SimRecord[]): st
 		.map((row) => row.employee_number);
 }
 
+/** The file of the example, written now from what the simulator holds, and what its preview must say. */
+export interface ApprovalScenario {
+	scenario: ImportScenario;
+	expected: Counts;
+}
+
+export async function prepareApproval(client: SimulatorClient, file: string): Promise<ApprovalScenario> {
+	const scenario = await prepareApprovalFile(client, file, todayIn(timeZone()));
+	const expected = expectedCounts(scenario);
+	check(expected.create > 0 && expected.update > 0, `the file would create ${expected.create} and update ${expected.update}: nothing to approve`);
+	return { scenario, expected };
+}
+
+/** Rejected: the preview ran (lookups only), the form was answered Reject, and nothing was written. */
+export async function rejectImport(server: N8nServer, client: SimulatorClient, { expected }: ApprovalScenario): Promise<Previewed> {
+	const previewed = await previewUpToApproval(server, client, expected);
+	const rejected = await decide(server, previewed, 'Reject');
+	const afterReject = importRequests(await client.requests(), MATCH);
+	check(writesIn(afterReject) === 0, `rejected, yet ${writesIn(afterReject)} write(s) reached the simulator`);
+	check(rejected.data.resultData.runData[APPROVAL_NODES.apply] === undefined, `rejected, yet "${APPROVAL_NODES.apply}" ran`);
+	check(items(rejected, APPROVAL_NODES.rejected).length === 1, `"${APPROVAL_NODES.rejected}" did not run`);
+	return previewed;
+}
+
+/** Approved: the preview (lookups only), Approve, then exactly its writes; the simulator holds the file's values. */
+export async function approveImport(server: N8nServer, client: SimulatorClient, { scenario, expected }: ApprovalScenario): Promise<{ previewed: Previewed; writes: ImportRequests }> {
+	const previewed = await previewUpToApproval(server, client, expected);
+	const approved = await decide(server, previewed, 'Approve');
+	const applied = items(approved, APPROVAL_NODES.apply);
+	const outcomes: Record<string, number> = {};
+	for (const row of applied) {
+		const outcome = row.error === undefined ? text(row.writeOutcome) : `error: ${text(row.error)}`;
+		outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+	}
+	const wanted = Object.fromEntries(Object.entries({ created: expected.create, updated: expected.update, unchanged: expected.unchanged }).filter(([, count]) => count > 0));
+	check(sameCounts(outcomes, wanted), `applied: ${JSON.stringify(outcomes)}, expected ${JSON.stringify(wanted)}`);
+	const writes = importRequests(await client.requests(), MATCH);
+	check(writes.creates.length === expected.create, `${writes.creates.length} creates (POST), expected ${expected.create}`);
+	check(writes.patches.length === expected.update, `${writes.patches.length} updates (PATCH), expected ${expected.update}`);
+	check(writes.replaces.length === 0, 'the apply sent a PUT');
+	const differ = notAsInFile(scenario, await client.getRecords('employees'));
+	check(differ.length === 0, `after the approved apply, ${differ.length} employee(s) differ from the file: ${differ.slice(0, 5).join(', ')}`);
+	return { previewed, writes };
+}
+
 export function approvalExample(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets) {
 	return {
 		title: 'Approve an import before it writes (Preview Only, an approval form, Apply a Preview)',
 		async run(): Promise<string[]> {
 			// Made now from what the simulator holds, after the other examples changed some employees.
-			const scenario = await prepareApprovalFile(sim.client, targets.approvalFile, todayIn(timeZone()));
-			const expected = expectedCounts(scenario);
-			check(expected.create > 0 && expected.update > 0, `the file would create ${expected.create} and update ${expected.update}: nothing to approve`);
-
-			// Rejected: the preview ran, nothing may be written.
-			const rejectedRun = await previewUpToApproval(server, sim, expected);
-			const rejected = await decide(server, rejectedRun, 'Reject');
-			const afterReject = importRequests(await sim.client.requests(), MATCH);
-			check(writesIn(afterReject) === 0, `rejected, yet ${writesIn(afterReject)} write(s) reached the simulator`);
-			check(rejected.data.resultData.runData[APPROVAL_NODES.apply] === undefined, `rejected, yet "${APPROVAL_NODES.apply}" ran`);
-			check(items(rejected, APPROVAL_NODES.rejected).length === 1, `"${APPROVAL_NODES.rejected}" did not run`);
-
-			// Approved: the same preview again, then exactly its writes.
-			const approvedRun = await previewUpToApproval(server, sim, expected);
-			const approved = await decide(server, approvedRun, 'Approve');
-			const applied = items(approved, APPROVAL_NODES.apply);
-			const outcomes: Record<string, number> = {};
-			for (const row of applied) {
-				const outcome = row.error === undefined ? text(row.writeOutcome) : `error: ${text(row.error)}`;
-				outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-			}
-			const wanted = Object.fromEntries(Object.entries({ created: expected.create, updated: expected.update, unchanged: expected.unchanged }).filter(([, count]) => count > 0));
-			check(sameCounts(outcomes, wanted), `applied: ${JSON.stringify(outcomes)}, expected ${JSON.stringify(wanted)}`);
-			const writes = importRequests(await sim.client.requests(), MATCH);
-			check(writes.creates.length === expected.create, `${writes.creates.length} creates (POST), expected ${expected.create}`);
-			check(writes.patches.length === expected.update, `${writes.patches.length} updates (PATCH), expected ${expected.update}`);
-			check(writes.replaces.length === 0, 'the apply sent a PUT');
-			const stored = await sim.client.getRecords('employees');
-			const differ = notAsInFile(scenario, stored);
-			check(differ.length === 0, `after the approved apply, ${differ.length} employee(s) differ from the file: ${differ.slice(0, 5).join(', ')}`);
-
-			const { summary } = approvedRun;
+			const approval = await prepareApproval(sim.client, targets.approvalFile);
+			await rejectImport(server, sim.client, approval);
+			const { previewed, writes } = await approveImport(server, sim.client, approval);
+			const { summary } = previewed;
 			const fields = Object.entries(summary.changedFields).map(([field, count]) => `${field} ${count}`).join(', ');
-			const updates = approvedRun.preview.filter((item) => preview(item).outcome === 'update');
+			const updates = previewed.preview.filter((item) => preview(item).outcome === 'update');
 			return [
-				`${expected.rows} rows previewed (Write Mode: Preview Only): ${summary.create} to create, ${summary.update} to update (${fields}), ${summary.unchanged} unchanged, ${summary.error} errors; ${approvedRun.requests.lookups.length} lookup request, no write`,
-				table(approvedRun.preview.slice(0, 4).map((item) => ({ ...preview(item), employee: (preview(item).match as Row | undefined)?.value })), ['employee', 'outcome', 'employeeId'], 4, 36),
+				`${summary.rows} rows previewed (Write Mode: Preview Only): ${summary.create} to create, ${summary.update} to update (${fields}), ${summary.unchanged} unchanged, ${summary.error} errors; ${previewed.requests.lookups.length} lookup request, no write`,
+				table(previewed.preview.slice(0, 4).map((item) => ({ ...preview(item), employee: (preview(item).match as Row | undefined)?.value })), ['employee', 'outcome', 'employeeId'], 4, 36),
 				...updates.slice(0, 2).map(changeLine),
 				`approval form (Wait, On Form Submitted) showed the counts; Reject: the run ended at "${APPROVAL_NODES.rejected}", 0 writes`,
 				`run again, Approve: Apply a Preview wrote ${writes.creates.length} POST + ${writes.patches.length} PATCH, exactly the previewed writes; every employee of the file now reads as the file says`,
