@@ -168,7 +168,7 @@ export async function runImportSection(
 	const folder = await prepareUserFolder(install.key, { env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, GENERIC_TIMEZONE: 'UTC' } });
 	let server: N8nServer | undefined;
 	try {
-		log(`import: n8n ${install.n8nVersion}, a CSV of ${ISSUE_21_PLAN.existing + ISSUE_21_PLAN.fresh} employees, Create or Update against HTTP Request nodes, ${plan.reps} repetition(s) after a warm-up`);
+		log(`import: n8n ${install.n8nVersion}, a CSV of ${ISSUE_21_PLAN.existing + ISSUE_21_PLAN.fresh} employees, variants ${(plan.variants ?? Object.keys(IMPORT_VARIANTS)).join(', ')}, ${plan.reps} repetition(s) after a warm-up`);
 		const token = await control.issueToken('admin');
 		await importCredentials(folder, [
 			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
@@ -274,14 +274,14 @@ export function importMarkdown(outcome: ImportOutcome): string {
 			['variant', 'run', 'server latency', 'lookup requests', 'POST', 'PATCH', 'requests in all', 'execution ms, median (range)', '÷ HTTP Request nodes', 'rows created / updated / unchanged'],
 			figures.map((f) => [
 				IMPORT_VARIANTS[f.variant],
-				f.pass === 1 ? '1 (first import)' : '2 (same file)',
+				f.variant === 'preview' ? "1 (the first import's file)" : f.pass === 1 ? '1 (first import)' : '2 (same file)',
 				f.latencyMs === 0 ? 'none' : `${f.latencyMs} ms`,
 				int(f.lookups),
 				int(f.creates),
 				int(f.patches),
 				int(f.requests),
 				`${int(f.executionMs.median)} (${int(f.executionMs.min)}–${int(f.executionMs.max)})`,
-				f.variant === 'http' ? '1 (reference)' : `${(f.executionMs.median / httpMs(f.pass, f.latencyMs)).toFixed(2)}×`,
+				f.variant === 'http' ? '1 (reference)' : Number.isFinite(httpMs(f.pass, f.latencyMs)) ? `${(f.executionMs.median / httpMs(f.pass, f.latencyMs)).toFixed(2)}×` : '— (not run)',
 				f.outcomes ? `${f.outcomes.created ?? 0} / ${f.outcomes.updated ?? 0} / ${f.outcomes.unchanged ?? 0}${f.outcomes.error ? ` (${f.outcomes.error} errors)` : ''}${f.variant === 'preview' ? ' (previewed; none written)' : ''}` : '— (every row written)',
 			]),
 		),
