@@ -11,4 +11,8 @@ module.exports = {
 	// A worker whose heap has grown past this after a test file is replaced: a heap of many hundred
 	// MB took longer to tear down than Jest's grace period on a loaded machine (force exit warning).
 	workerIdleMemoryLimit: '400MB',
+	// CI (.ci/run) runs the README's `npm test` as written and reads the results from this file.
+	...(process.env.JEST_JSON_RESULTS
+		? { reporters: ['default', ['<rootDir>/test/setup/jsonResultsReporter.js', { file: process.env.JEST_JSON_RESULTS }]] }
+		: {}),
 };

@@ -5,7 +5,8 @@
  * budget it tells, durable cursors on) against the simulator at several latencies per request,
  * for 10,000 changes over many timestamps and 10,000 at one timestamp (a bulk import); and a bulk
  * import of 40,000 at one timestamp, with and without Max Changes per Poll 500, at 20 ms a request
- * (BENCH_POLL_LARGE_LATENCY): the polls and pages it takes, and the largest state stored.
+ * (BENCH_POLL_LARGE_LATENCY): the polls and pages it takes, and the largest state stored. Then
+ * the settle window at its default, idle and after a 40,000-record import (pollSettle.ts).
  * Writes bench/results/poll-budget.md and prints it.
  */
 import { writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { PersonnelDataApi } from '../credentials/PersonnelDataApi.credentials';
 import { NodeRuntime } from '../scripts/harness';
 import { startSimulator } from '../scripts/simulator/server';
 import { PersonnelData, PersonnelDataTrigger } from './nodes';
+import { settleCosts, settleTable } from './pollSettle';
 
 const CHANGES = 10_000;
 const LARGE = 40_000;
@@ -40,20 +42,28 @@ interface Row {
 	listRequests: number;
 }
 
+type Simulator = Awaited<ReturnType<typeof startSimulator>>;
+
+/** A trigger polling the simulator as n8n 2.41's durable scheduler does. */
+function pollerOf(simulator: Simulator, options: Record<string, number>) {
+	const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
+	const { jti, refreshToken } = simulator.credentials.admin;
+	runtime.setCredentials('personnelDataApi', { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
+	const parameters = { ...PARAMETERS, options };
+	return () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters, timeoutMs: TIMEOUT_MS, durableCursors: true });
+}
+
 async function measure({ shape, changes, latencyMs, maxChangesPerPoll }: Case): Promise<Row> {
 	const simulator = await startSimulator({ clockStart: new Date().toISOString() });
 	try {
-		const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
-		const { jti, refreshToken } = simulator.credentials.admin;
-		runtime.setCredentials('personnelDataApi', { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
-		const parameters = { ...PARAMETERS, options: maxChangesPerPoll === undefined ? {} : { maxChangesPerPoll } };
-		const poll = () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters, timeoutMs: TIMEOUT_MS, durableCursors: true });
+		const poll = pollerOf(simulator, maxChangesPerPoll === undefined ? {} : { maxChangesPerPoll });
 		await poll(); // activation
 		if (shape === 'oneTimestamp') simulator.sim.freezeClock();
 		simulator.sim.createRecords('employees', changes);
 		simulator.sim.unfreezeClock();
 		simulator.sim.setFaults({ latencyMs, applyToProvisioning: false });
-		const before = simulator.sim.requests().length;
+		// By sequence number: the simulator keeps only its last 2,000 requests.
+		const before = simulator.sim.requests().at(-1)?.seq ?? 0;
 		const polls: number[] = [];
 		let sent = 0;
 		let largestState = 0;
@@ -64,7 +74,7 @@ async function measure({ shape, changes, latencyMs, maxChangesPerPoll }: Case): 
 			sent += result.items?.[0]?.length ?? 0;
 			largestState = Math.max(largestState, Buffer.byteLength(JSON.stringify(result.staticData), 'utf8'));
 		}
-		const listRequests = simulator.sim.requests().slice(before).filter((entry) => !entry.path.startsWith('/provisioning')).length;
+		const listRequests = simulator.sim.requests().filter((entry) => entry.seq > before && !entry.path.startsWith('/provisioning')).length;
 		const where = shape === 'spread' ? 'over many timestamps' : 'at one timestamp';
 		const cap = maxChangesPerPoll === undefined ? '' : `, Max Changes per Poll ${maxChangesPerPoll}`;
 		return { shape: `${changes.toLocaleString('en-US')} ${where}${cap}`, latencyMs, polls, sent, listRequests, largestState };
@@ -79,6 +89,8 @@ async function main(): Promise<void> {
 	const cases: Case[] = LATENCIES.flatMap((latencyMs) => (['spread', 'oneTimestamp'] as const).map((shape) => ({ shape, changes: CHANGES, latencyMs })));
 	cases.push({ shape: 'oneTimestamp', changes: LARGE, latencyMs: LARGE_LATENCY_MS }, { shape: 'oneTimestamp', changes: LARGE, latencyMs: LARGE_LATENCY_MS, maxChangesPerPoll: 500 });
 	for (const one of cases) rows.push(await measure(one));
+	const simulator = await startSimulator({ clockStart: new Date().toISOString() });
+	const settle = await settleCosts(simulator, pollerOf(simulator, {})).finally(() => simulator.close());
 	const seconds = (ms: number) => (ms / 1000).toFixed(1);
 	const lines = [
 		`Polls of a burst of changes on n8n 2.41's durable scheduler as the harness runs it: poll timeout ${seconds(TIMEOUT_MS)} s, budget told ${seconds(budgetMs)} s (reading stops after ${seconds(budgetMs * 0.7)} s). Written by \`npm run bench:poll\`.`,
@@ -90,6 +102,7 @@ async function main(): Promise<void> {
 			return `| ${row.shape} | ${row.latencyMs} ms | ${row.polls.length} | ${seconds(Math.max(...row.polls))} s | ${each} | ${row.listRequests} | ${row.sent.toLocaleString('en-US')} | ${(row.largestState / 1024).toFixed(1)} kB |`;
 		}),
 	];
+	lines.push('', ...settleTable(settle));
 	const markdown = `${lines.join('\n')}\n`;
 	writeFileSync(join(__dirname, 'results', 'poll-budget.md'), markdown);
 	console.log(markdown);

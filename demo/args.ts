@@ -5,7 +5,7 @@ export interface DemoArgs {
 	n8nKey: string;
 	/** Run the example workflows headlessly, print the results and exit. */
 	once: boolean;
-	/** With --once: a JSON file to write each example's outcome to (CI's record, docs/compatibility.md). */
+	/** With --once: a JSON file to write each example's outcome to (CI's record, docs/compatibility.md); also DEMO_REPORT. */
 	report?: string;
 	/** With --once: only these examples (their numbers, from 1). */
 	only?: number[];
@@ -14,7 +14,7 @@ export interface DemoArgs {
 const USAGE = `usage: npm run demo [-- --once] [-- --n8n <key>]
   --once       run the example workflows headlessly, print their results, exit 0 when all passed
   --n8n <key>  n8n version to use, a key of scripts/n8n/versions.json (default: the newest)
-  --report <file>  with --once: write each example's outcome there as JSON
+  --report <file>  with --once: write each example's outcome there as JSON (or set DEMO_REPORT=<file>)
   --only <n,…>     with --once: only these examples (numbers from 1, comma-separated)`;
 
 /** The key whose pinned n8n version is the newest. */
@@ -45,6 +45,8 @@ export function parseArgs(argv: readonly string[]): DemoArgs {
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}\n${USAGE}`);
 	}
+	// CI runs the README's `npm run demo -- --once` as written and names the report in the environment.
+	if (args.report === undefined && args.once && process.env.DEMO_REPORT) args.report = process.env.DEMO_REPORT;
 	if (args.report !== undefined && (!args.once || !args.report)) throw new Error(`--report needs a file and --once\n${USAGE}`);
 	if (args.only !== undefined && !args.once) throw new Error(`--only needs --once\n${USAGE}`);
 	if (!args.n8nKey) args.n8nKey = newestKey();

@@ -81,7 +81,7 @@ function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
 		` n8n with the Personnel Data nodes:  ${server.baseUrl}`,
 		` Log in as:                         ${OWNER.email}  /  ${OWNER.password}`,
 		` Personnel Data API simulator:      ${sim.baseUrl}  (${DEMO_EMPLOYEES} employees)`,
-		` Credential:                        "${CREDENTIAL_NAME}" (custom base URL, refresh token)`,
+		` Credential:                        "${CREDENTIAL_NAME}" (the simulator's Base URL, refresh token)`,
 		'',
 		' What to click:',
 		'  • Overview → "List employees changed since yesterday" → Execute workflow; click the',

@@ -76,6 +76,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	private clock: FeedState['clock'];
 	private before: Pick<FeedState, 'settled' | 'pass'>;
 	readonly warnings: string[] = [];
+	/** Set when the memory reached MEMORY_MAX: versions before this time counted as settled early. */
+	settledEarly: string | null = null;
 
 	constructor(
 		stored: FeedState,
@@ -282,7 +284,10 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			const earlyAt = timeOf(early);
 			this.settled = this.settled === null ? earlyAt : laterOf(this.settled, earlyAt);
 			memory = memory.filter((entry) => entry.slice(0, TIME_CHARS) >= early);
-			this.warnings.push(`more than ${MEMORY_MAX} changes inside the settle window; changes before ${earlyAt} count as settled early`);
+			this.settledEarly = earlyAt;
+			this.warnings.push(
+				`more than ${MEMORY_MAX} changes inside the settle window; changes before ${earlyAt} count as settled early (a record committed later than that with an older time is not sent): lower Options → Settle Window (Minutes) if such bursts are normal`,
+			);
 		}
 		const repeat = this.pass === null ? [] : [...this.repeatKeys];
 		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory: memory.join(''), memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock };

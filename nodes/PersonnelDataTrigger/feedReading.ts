@@ -31,6 +31,8 @@ export interface FeedReading {
 	deliveries: Array<Delivery<ListedRecord>>;
 	feed: FeedState;
 	warnings: string[];
+	/** The memory reached its bound this poll: versions before this time counted as settled early. */
+	settledEarly: string | null;
 }
 
 /** The event key of a listed record (changeFeed.ts `eventKey`): what Fetch Test Event shows too. */
@@ -86,7 +88,7 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 			feed.page({ records: page.records.map((record) => listed(this, setup, record)), endCursor: page.endCursor, hasNextPage: page.hasNextPage });
 		}
 		const { deliveries, state } = feed.finish();
-		return { deliveries, feed: state, warnings: feed.warnings };
+		return { deliveries, feed: state, warnings: feed.warnings, settledEarly: feed.settledEarly };
 	} catch (error) {
 		if (error instanceof FeedError) throw new NodeOperationError(this.getNode(), `${endpoint}: ${error.message}`);
 		throw toNodeError(this.getNode(), error);

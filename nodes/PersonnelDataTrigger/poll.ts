@@ -38,13 +38,16 @@ interface Emitted {
 	key?: string;
 	/** Sent again after a restart, with Options → On Restart: Send the Last Poll Again. */
 	possiblyRepeated?: boolean;
+	/** The feed's memory reached its bound in this poll: changes before this time counted as settled early. */
+	settledEarly?: string;
 }
 
-function withEvent(setup: PollSetup, { record, note, key, possiblyRepeated }: Emitted): IDataObject {
+function withEvent(setup: PollSetup, { record, note, key, possiblyRepeated, settledEarly }: Emitted): IDataObject {
 	const type = labelOf(setup.event, record, setup.resource, note?.firstSeen);
 	const event: IDataObject = { type, resource: setup.resource.value, changedAt: record[setup.field] };
 	if (key !== undefined) event.key = key;
 	if (possiblyRepeated) event.possiblyRepeated = true;
+	if (settledEarly !== undefined) event.settledEarly = settledEarly;
 	if (note) {
 		event.changedFields = note.changedFields;
 		if (setup.watch?.withValues) event.previous = note.previous ?? {};
@@ -113,7 +116,8 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 	const confirmed = run.lease.storedHere(state) || run.clock.scheduled;
 	const reading = await readFeed.call(this, setup, state.feed, run, confirmed);
 	for (const warning of reading.warnings) this.logger.warn(`Personnel Data Trigger: ${warning} (docs/trigger.md)`);
-	let emitted: Emitted[] = reading.deliveries.map(({ record, key, possiblyRepeated }) => ({ record: record.record, key, ...(possiblyRepeated ? { possiblyRepeated } : {}) }));
+	const marks = reading.settledEarly === null ? {} : { settledEarly: reading.settledEarly };
+	let emitted: Emitted[] = reading.deliveries.map(({ record, key, possiblyRepeated }) => ({ record: record.record, key, ...(possiblyRepeated ? { possiblyRepeated } : {}), ...marks }));
 	let next: TriggerState = bump({ ...state, feed: reading.feed });
 	if (setup.watch && state.watch) {
 		const compared = compareWatched(setup.watch, state.watch, emitted.map((entry) => entry.record));

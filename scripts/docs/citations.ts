@@ -100,20 +100,39 @@ export function testsOf(path: string): DeclaredTest[] {
 	return found;
 }
 
-/** The "tested" links of a page, outside its generated blocks, code fences and inline code. */
-export function citationsOf(root: string, page: string): Citation[] {
+/** A page's prose (generated blocks and code fences blanked) and whether a position is inside inline code. */
+function proseWithCode(root: string, page: string): { text: string; inCode: (at: number) => boolean } {
 	const text = proseOf(readFileSync(join(root, page), 'utf8')).replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, (block) => block.replace(/[^\n]/g, ' '));
 	// Inline code holds examples, not citations; a test's name may itself hold inline code.
 	const spans = [...text.matchAll(/`[^`\n]*`/g)].map((span) => [span.index ?? 0, (span.index ?? 0) + span[0].length]);
-	const inCode = (at: number) => spans.some(([from, to]) => at > from && at < to);
+	return { text, inCode: (at: number) => spans.some(([from, to]) => at > from && at < to) };
+}
+
+const CITATION = /\[tested\]\(\s*([^)\s]+)\s+(?:"([^"]*)"|'([^']*)')\s*\)/g;
+
+/** The "tested" links of a page, outside its generated blocks, code fences and inline code. */
+export function citationsOf(root: string, page: string): Citation[] {
+	const { text, inCode } = proseWithCode(root, page);
 	const citations: Citation[] = [];
-	for (const match of text.matchAll(/\[tested\]\(\s*([^)\s]+)\s+(?:"([^"]*)"|'([^']*)')\s*\)/g)) {
+	for (const match of text.matchAll(CITATION)) {
 		if (inCode(match.index ?? 0)) continue;
 		const target = match[1];
 		const file = relative(root, resolve(dirname(join(root, page)), target.split('#')[0]));
 		citations.push({ page, line: text.slice(0, match.index).split('\n').length, target, file, name: match[2] ?? match[3] });
 	}
 	return citations;
+}
+
+/**
+ * "tested" links the citation syntax does not read (a title quoted with the kind of quote it holds,
+ * no title): without this they would pass unchecked. Each as its link's first 80 characters.
+ */
+export function unreadableCitationsOf(root: string, page: string): Array<{ line: number; link: string }> {
+	const { text, inCode } = proseWithCode(root, page);
+	const readable = new Set([...text.matchAll(CITATION)].map((match) => match.index ?? 0));
+	return [...text.matchAll(/\[tested\]\(/g)]
+		.filter((match) => !inCode(match.index ?? 0) && !readable.has(match.index ?? 0))
+		.map((match) => ({ line: text.slice(0, match.index).split('\n').length, link: text.slice(match.index, (match.index ?? 0) + 80).split('\n')[0] }));
 }
 
 /**
@@ -156,6 +175,11 @@ export function checkCitations(root: string, pages: readonly string[], testFile:
 		if (matches.length === 0) problem(`no it(…) or test(…) named "${citation.name}" in ${citation.file}`);
 		else if (matches.length > 1) problem(`${matches.length} tests answer to "${citation.name}": name the describe too ("describe${CITATION_SEPARATOR}name")`);
 		else if (matches[0].skipped) problem(`"${citation.name}" is skipped (or skipped on a condition)`);
+	}
+	for (const page of pages) {
+		for (const { line, link } of unreadableCitationsOf(root, page)) {
+			problems.push({ page, line, target: '', file: '', name: link, reason: 'a "tested" link the checker cannot read: one test name in "…" (or in \'…\' when it holds ")' });
+		}
 	}
 	return { citations, problems };
 }

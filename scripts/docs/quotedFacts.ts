@@ -48,6 +48,13 @@ const aboutConcurrency = (clause: string) => /Concurrency|ceiling/.test(clause);
 const aboutWrites = (clause: string) => /writ|import|Create or Update|ceiling|version 2/i.test(clause);
 const aboutGet = (clause: string) => aboutConcurrency(clause) && !aboutWrites(clause);
 const aboutWriteConcurrency = (clause: string) => aboutConcurrency(clause) && aboutWrites(clause);
+/** A number a test or CI script sets (group 1 of `pattern` in `file`). */
+function numberIn(file: string, pattern: RegExp): number {
+	const match = pattern.exec(readFileSync(join(__dirname, '..', '..', file), 'utf8'));
+	if (!match) throw new Error(`${file}: ${String(pattern)} found nothing`);
+	return Number(match[1]);
+}
+
 const rx = (source: string) => new RegExp(source.replace(/ /g, String.raw`\s+`).replace(/N/g, NUMBER), 'gi');
 
 export const QUOTED_FACTS: QuotedFact[] = [
@@ -82,6 +89,8 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Return All: pages slower than this are read on in ranges (ms)', expected: RANGES_WORTH_MS_PER_PAGE, pattern: rx(String.raw`\(over N ms each`) },
 	{ fact: 'Return All: ranges at once', expected: RANGES_IN_FLIGHT, pattern: rx(String.raw`up to \*\*N ranges`) },
 	{ fact: 'Listings: Max Requests default', expected: HTTP.walkMaxRequests, pattern: rx(String.raw`Max Requests\* \(default N\)`) },
+	{ fact: 'Trigger: model-test timelines per npm test', expected: numberIn('test/unit/changeFeed/changeFeed.property.test.ts', /FEED_RUNS \?\? (\d+)/), pattern: rx(String.raw`\x60npm test\x60 runs N timelines`) },
+	{ fact: 'Trigger: model-test timelines in CI', expected: numberIn('.ci/run', /FEED_RUNS=(\d+)/), pattern: rx(String.raw`timelines and CI N \(`) },
 ];
 
 /** The page with its generated blocks blanked (line numbers kept). */

@@ -23,7 +23,7 @@ describe('promises that cite their test', () => {
 		expect(pages.filter((page) => !citing.has(page))).toEqual([]);
 	});
 
-	it('finds a missing file, a missing, ambiguous or skipped test, and accepts a unique or qualified name', () => {
+	it('finds a missing file, a missing, ambiguous or skipped test, a link it cannot read, and accepts a unique or qualified name', () => {
 		const fixture = checkCitations(ROOT, ['test/docs/fixtures/citations.md'], /^test\/docs\/fixtures\/.+\.fixture\.ts$/);
 		expect(fixture.citations).toHaveLength(15);
 		expect(fixture.problems.map(({ line, name, reason }) => `${line} ${name}: ${reason}`)).toEqual([
@@ -38,6 +38,7 @@ describe('promises that cite their test', () => {
 			'9 third › twice: no it(…) or test(…) named "third › twice" in test/docs/fixtures/cited.fixture.ts',
 			'10 from a table %s: no it(…) or test(…) named "from a table %s" in test/docs/fixtures/cited.fixture.ts',
 			'10 runs: test/docs/fixtures/citations.md is not a test file',
+			`12 [tested](cited.fixture.ts 'runs' twice')).: a "tested" link the checker cannot read: one test name in "…" (or in '…' when it holds ")`,
 		]);
 	});
 });

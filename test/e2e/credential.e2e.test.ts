@@ -32,7 +32,7 @@ describe(`the credential test on ${key}`, () => {
 	let sim: RunningSimulator;
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;
-	let credentials: Record<'refresh' | 'legacy' | 'wrongToken' | 'noServer', CredentialFile>;
+	let credentials: Record<'refresh' | 'legacy' | 'wrongToken' | 'noServer' | 'legacyNoServer', CredentialFile>;
 
 	beforeAll(async () => {
 		sim = await startSimulator({ seed: 11 });
@@ -51,6 +51,7 @@ describe(`the credential test on ${key}`, () => {
 			wrongToken: credential('pdCtWrong01', { authMode: 'refreshToken', jti, refreshToken: `${refreshToken.slice(0, -4)}AAAA` }),
 			// A port nothing listens on: the simulator's, once it is closed, is not known to be free; 9 (discard) is.
 			noServer: credential('pdCtNoServer01', { authMode: 'refreshToken', jti, refreshToken, baseUrl: 'http://127.0.0.1:9' }),
+			legacyNoServer: credential('pdCtLegNoSrv01', { authMode: 'legacyToken', legacyToken, baseUrl: 'http://127.0.0.1:9' }),
 		};
 		await importCredentials(folder, Object.values(credentials));
 		server = await startServer(folder);
@@ -87,5 +88,14 @@ describe(`the credential test on ${key}`, () => {
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/nothing accepted the connection.*Nothing answered at the credential's Base URL/);
 		for (const secret of secretsOf(credentials.noServer)) expect(result.message).not.toContain(secret);
+	});
+
+	it("with a legacy token (no token request) nothing answering at the Base URL gets n8n's own refusal message, not naming Base URL", async () => {
+		const result = await test(credentials.legacyNoServer);
+		expect(result.status).toBe('Error');
+		// n8n's words for a refused connection: its message up to 2.8.4, the bare error code in 2.41.
+		const newer = folder.install.n8nVersion.localeCompare('2.41.0', undefined, { numeric: true }) >= 0;
+		expect(result.message).toBe(newer ? 'ECONNREFUSED' : 'The service refused the connection - perhaps it is offline');
+		for (const secret of secretsOf(credentials.legacyNoServer)) expect(result.message).not.toContain(secret);
 	});
 });

@@ -64,6 +64,55 @@ describe('Personnel Data Trigger: the change feed', () => {
 		expect(new Set(sent.map(idOf))).toEqual(new Set(expected));
 	});
 
+	it('with a Condition: a new record at the second of the last one sent, while a record the Condition rejects changes again, comes once', async () => {
+		sim().setVariation({ timestampPrecision: 'seconds' });
+		const parameters: INodeParameters = { ...EMPLOYEES, condition: { __rl: true, mode: 'id', value: sim().conditionId('North office staff') } };
+		expect((await pollOk(bed, parameters)).items).toBeNull();
+		sim().freezeClock();
+		const [passing, rejected, later] = sim().createRecords('employees', 3);
+		sim().touchRecords('employees', [passing.id], { changes: { email: 'passing@north.example' } });
+		sim().touchRecords('employees', [rejected.id, later.id], { changes: { email: 'elsewhere@south.example' } });
+		const first = (await pollOk(bed, parameters)).records;
+		// The same second: the rejected record changes again, and another record now passes.
+		sim().touchRecords('employees', [rejected.id], { changes: { phone1: '+46 70 222 22 22' } });
+		sim().touchRecords('employees', [later.id], { changes: { email: 'later@north.example' } });
+		sim().unfreezeClock();
+		const rest = await drain(parameters);
+		expect(first.map((r) => r.id)).toEqual([passing.id]);
+		expect(rest.map((pair) => pair.slice(0, pair.indexOf('@')))).toEqual([later.id]);
+	});
+
+	it('activation over a large newest group whose cursor the server refuses: the activation completes, sends nothing old, and later changes come once', async () => {
+		sim().freezeClock();
+		sim().createRecords('employees', 1_200);
+		sim().unfreezeClock();
+		// A request of the activation's listing that carries a cursor is refused (as expired).
+		const restore = failNthRequest(sim(), '/v1/org/employees', 3, { status: 410, count: 1 });
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		const old = await drain(EMPLOYEES);
+		restore();
+		const later = sim().createRecords('employees', 5);
+		const sent = await drain(EMPLOYEES);
+		expect(old).toEqual([]);
+		expect(sent).toHaveLength(later.length);
+		expect(new Set(sent)).toEqual(new Set(changePairs(later)));
+	});
+
+	it('ties in a new order on every walk, a group of 500 cut by Max Changes per Poll 50, records added to the group meanwhile: each once', async () => {
+		sim().setVariation({ timestampPrecision: 'seconds', sameValueOrder: 'randomPerWalk' });
+		const parameters = withOptions({ maxChangesPerPoll: 50 });
+		expect((await pollOk(bed, parameters)).items).toBeNull();
+		sim().freezeClock();
+		const group = sim().createRecords('employees', 500);
+		const sent = emittedPairs((await pollOk(bed, parameters)).records);
+		const added = sim().createRecords('employees', 100);
+		sim().unfreezeClock();
+		sent.push(...(await drain(parameters, 2, 80)));
+		expect(duplicates(sent)).toEqual([]);
+		// The API lists seconds: ids tell the records apart.
+		expect(new Set(sent.map((pair) => pair.slice(0, pair.indexOf('@'))))).toEqual(new Set([...group, ...added].map((r) => r.id)));
+	});
+
 	it('the server refuses the cursor in the middle of a large group: the rest of the group still comes, each once', async () => {
 		const parameters = withOptions({ maxChangesPerPoll: 300 });
 		expect((await pollOk(bed, parameters)).items).toBeNull();

@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 
 import type { Fate, Step, Timeline } from './timeline';
-import { memorySize, TimelineRun } from './timeline';
+import { MEMORY_MAX, memorySize, TimelineRun } from './timeline';
 
 const SETTLE_MS = 60_000;
 
@@ -28,9 +28,9 @@ const fate: fc.Arbitrary<Fate> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom<Fate>('planned', 'crashLose', 'crashRepeat', 'abandoned') },
 );
 
-const step: fc.Arbitrary<Step> = fc.oneof(
+const stepWith = (burstSize: fc.Arbitrary<number>): fc.Arbitrary<Step> => fc.oneof(
 	{ weight: 8, arbitrary: fc.record({ kind: fc.constant('commit' as const), record: fc.nat(40), dept: fc.nat(2), lateMs }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), size: fc.integer({ min: 1, max: 150 }), dept: fc.nat(2) }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('burst' as const), size: burstSize, dept: fc.nat(2) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), record: fc.nat(40) }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 20_000, max: 150_000 })) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), depts: fc.uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 }) }) },
@@ -39,6 +39,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 		arbitrary: fc.record({ kind: fc.constant('poll' as const), fate, during: fc.array(fc.record({ record: fc.nat(40), dept: fc.nat(2) }), { maxLength: 3 }) }),
 	},
 );
+
+const step = stepWith(fc.integer({ min: 1, max: 150 }));
 
 const timeline: fc.Arbitrary<Timeline> = fc.record({
 	profile: fc.record({
@@ -55,6 +57,40 @@ const timeline: fc.Arbitrary<Timeline> = fc.record({
 	skewMs: fc.oneof(fc.constant(0), fc.integer({ min: -3_600_000, max: 3_600_000 })),
 });
 
+/**
+ * Bulk imports at one timestamp up to 40,000, on servers with the API's page size, with polls
+ * (of every fate) between the parts of an import that share one second, changes during walks,
+ * filter edits and cursors that expire inside the group.
+ */
+const importSize = fc.oneof(fc.integer({ min: 1_000, max: 20_000 }), fc.constant(40_000));
+const burst = fc.record({ kind: fc.constant('burst' as const), size: importSize, dept: fc.nat(2) });
+const bulkStep = stepWith(fc.integer({ min: 1, max: 5_000 }));
+
+const bulkTimeline: fc.Arbitrary<Timeline> = fc.record({
+	profile: fc.record({
+		precision: fc.constantFrom('s' as const, 'ms' as const, 'us' as const),
+		pageSize: fc.constant(100),
+		cursorLifeMs: fc.constantFrom(undefined, 30_000),
+	}),
+	settleMs: fc.constant(SETTLE_MS),
+	// A poll reads thousands here (tens of pages, a cap in the thousands): fewer polls per pass keep a run short.
+	maxChanges: fc.option(fc.integer({ min: 1_000, max: 10_000 }), { nil: undefined }),
+	pagesPerPoll: fc.integer({ min: 20, max: 100 }),
+	atLeastOnce: fc.boolean(),
+	initial: fc.nat(30),
+	// Always an import, and a poll while it is half done: its second part shares the first one's second.
+	steps: fc
+		.tuple(
+			fc.array(bulkStep, { maxLength: 4 }),
+			burst,
+			fc.record({ kind: fc.constant('poll' as const), fate, during: fc.array(fc.record({ record: fc.nat(40), dept: fc.nat(2) }), { maxLength: 3 }) }),
+			fc.record({ kind: fc.constant('burst' as const), size: fc.integer({ min: 1, max: 5_000 }), dept: fc.nat(2) }),
+			fc.array(bulkStep, { maxLength: 6 }),
+		)
+		.map(([before, first, poll, second, after]) => [...before, first, poll, second, ...after]),
+	skewMs: fc.oneof(fc.constant(0), fc.integer({ min: -3_600_000, max: 3_600_000 })),
+});
+
 /** Polls a quiet timeline may need: every record read once per pass, a pass every few polls, refusals and the cap included. */
 function settleBound(run: TimelineRun, t: Timeline): number {
 	const records = run.server.current.size + 1;
@@ -65,20 +101,28 @@ function settleBound(run: TimelineRun, t: Timeline): number {
 
 const replay = process.env.FEED_SEED === undefined ? {} : { seed: Number(process.env.FEED_SEED), path: process.env.FEED_PATH };
 
+const runs = Number(process.env.FEED_RUNS ?? 1500);
+
+function holds(t: Timeline): void {
+	const run = new TimelineRun(t);
+	for (const s of t.steps) run.apply(s);
+	run.settle(settleBound(run, t));
+	const violations = run.violations();
+	if (violations.length > 0) throw new Error(`${violations.length} violations, first: ${violations.slice(0, 3).join('; ')}`);
+	// Nothing can change any more: the memory holds nothing (bounded by the window, never by history).
+	expect(memorySize(run.state)).toBe(0);
+	expect(run.state.pass).toBeNull();
+	// While changes could still come, it held no more than the versions of the window (and its bound).
+	expect(run.largestMemory).toBeLessThanOrEqual(Math.min(MEMORY_MAX, run.server.versions.length + t.initial));
+}
+
 describe('change feed: generated timelines against the reference ledger', () => {
 	it('sends every change once (marked when possibly repeated), and keeps no state once nothing can change', () => {
-		fc.assert(
-			fc.property(timeline, (t) => {
-				const run = new TimelineRun(t);
-				for (const s of t.steps) run.apply(s);
-				run.settle(settleBound(run, t));
-				const violations = run.violations();
-				if (violations.length > 0) throw new Error(`${violations.length} violations, first: ${violations.slice(0, 3).join('; ')}`);
-				// Nothing can change any more: the memory holds nothing (bounded by the window, never by history).
-				expect(memorySize(run.state)).toBe(0);
-				expect(run.state.pass).toBeNull();
-			}),
-			{ numRuns: Number(process.env.FEED_RUNS ?? 1500), ...replay },
-		);
+		fc.assert(fc.property(timeline, holds), { numRuns: runs, ...replay });
+	});
+
+	it('bulk imports of up to 40,000 at one timestamp, read over many polls: every change once, state within its bound', () => {
+		// Each timeline reads tens of thousands of records several times: one in 250 of the runs above.
+		fc.assert(fc.property(bulkTimeline, holds), { numRuns: Math.max(4, Math.ceil(runs / 250)), ...replay });
 	});
 });

@@ -51,6 +51,9 @@ export class FeedServer {
 	requests = 0;
 	private walkCount = 0;
 	private micro = 0;
+	/** Bumped on every change: a walk's sorted listing is reused until the records change (bulk imports of 40,000). */
+	private changes = 0;
+	private listing: { of: string; rows: Array<{ version: Version; key: string }> } | null = null;
 
 	constructor(readonly profile: ServerProfile) {}
 
@@ -60,11 +63,13 @@ export class FeedServer {
 		const version: Version = { id, at, content: `${id}#${this.versions.length}`, dept, committedAt: this.clock, lateMs };
 		this.current.set(id, version);
 		this.versions.push(version);
+		this.changes++;
 		return version;
 	}
 
 	remove(id: string): void {
 		this.current.delete(id);
+		this.changes++;
 	}
 
 	advance(ms: number): void {
@@ -95,19 +100,36 @@ export class FeedServer {
 			seed = `walk${this.walkCount++}`;
 		}
 		const fromKey = read.from === null ? null : sortKey(read.from);
-		const keyOf = (version: Version) => `${sortKey(version.at)}|${rankOf(seed, version.id)}`;
-		const rows = [...this.current.values()]
-			.filter((version) => depts.has(version.dept) && (fromKey === null || sortKey(version.at) >= fromKey))
-			.map((version) => ({ version, key: keyOf(version) }))
-			.filter((row) => afterKey === null || row.key > afterKey)
-			.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-		const page = rows.slice(0, this.profile.pageSize);
-		const hasNextPage = rows.length > page.length;
+		const rows = this.sorted(seed, fromKey, depts);
+		// The first row after the cursor (binary search: keys are unique and sorted).
+		let start = 0;
+		if (afterKey !== null) {
+			let high = rows.length;
+			while (start < high) {
+				const middle = (start + high) >> 1;
+				if (rows[middle].key <= afterKey) start = middle + 1;
+				else high = middle;
+			}
+		}
+		const page = rows.slice(start, start + this.profile.pageSize);
+		const hasNextPage = rows.length > start + page.length;
 		const last = page.at(-1);
 		return {
 			records: page.map((row) => row.version),
 			hasNextPage,
 			...(hasNextPage && last ? { endCursor: JSON.stringify([seed, last.key, this.clock]) } : {}),
 		};
+	}
+
+	/** Records of `depts` with timestamp ≥ fromKey in the walk's order (timestamp, then a per-walk rank of the id). */
+	private sorted(seed: string, fromKey: string | null, depts: ReadonlySet<string>): Array<{ version: Version; key: string }> {
+		const of = JSON.stringify([seed, fromKey, [...depts].sort(), this.changes]);
+		if (this.listing?.of === of) return this.listing.rows;
+		const rows = [...this.current.values()]
+			.filter((version) => depts.has(version.dept) && (fromKey === null || sortKey(version.at) >= fromKey))
+			.map((version) => ({ version, key: `${sortKey(version.at)}|${rankOf(seed, version.id)}` }))
+			.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+		this.listing = { of, rows };
+		return rows;
 	}
 }

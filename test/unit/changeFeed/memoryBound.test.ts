@@ -1,0 +1,58 @@
+/**
+ * The feed's memory is bounded (MEMORY_MAX versions): a window holding more degrades by settling
+ * the oldest early, says so on the poll's items, and never makes a poll fail.
+ */
+import { FeedPoll } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import type { FeedOptions, FeedRecord, FeedState } from '../../../nodes/PersonnelDataTrigger/feedState';
+import { backfillState, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/feedState';
+import { compareTimestamps } from '../../../nodes/shared/timestamps';
+import { memorySize } from './timeline';
+
+const options: FeedOptions = { settleMs: 600_000, maxRequests: 100, view: 'all', contentView: 'all fields', atLeastOnce: false };
+const start = Date.parse('2026-03-01T08:00:00Z');
+
+/** `count` versions, one a millisecond, oldest first. */
+function versions(count: number, firstMs: number): FeedRecord[] {
+	return Array.from({ length: count }, (_, index) => ({
+		id: `rec-${firstMs + index}`,
+		at: new Date(firstMs + index).toISOString(),
+		content: `v${index}`,
+	}));
+}
+
+function poll(state: FeedState, records: FeedRecord[], localNow: number) {
+	const feed = new FeedPoll(state, options, localNow, true);
+	for (let read = feed.nextRead(); read !== null; read = feed.nextRead()) {
+		const from = read.from;
+		feed.page({ records: records.filter((record) => from === null || compareTimestamps(record.at, from) >= 0), hasNextPage: false });
+	}
+	return { ...feed.finish(), settledEarly: feed.settledEarly, warnings: feed.warnings };
+}
+
+describe('change feed: the memory bound', () => {
+	it("a window holding more versions than the memory's bound: the oldest settle early, the items say so, and the next poll goes on", () => {
+		const extra = 1_000;
+		const records = versions(MEMORY_MAX + extra, start);
+		const first = poll(backfillState(new Date(start).toISOString(), options), records, start + 1_000);
+		// Every version was sent once; the memory kept only the newest MEMORY_MAX of them.
+		expect(first.deliveries).toHaveLength(records.length);
+		expect(memorySize(first.state)).toBe(MEMORY_MAX);
+		expect(compareTimestamps(first.settledEarly ?? '', records[extra].at)).toBe(0);
+		expect(first.warnings.join(' ')).toMatch(/Settle Window \(Minutes\)/);
+
+		// The next poll, with the same records and one new: only the new one is sent, and nothing is forgotten twice.
+		const newer = versions(1, start + MEMORY_MAX + extra + 5);
+		const second = poll(first.state, [...records, ...newer], start + 2_000);
+		expect(second.deliveries.map((delivery) => delivery.record.id)).toEqual([newer[0].id]);
+		expect(second.settledEarly).not.toBeNull();
+		expect(memorySize(second.state)).toBeLessThanOrEqual(MEMORY_MAX);
+	});
+
+	it('a window within the bound settles nothing early', () => {
+		const records = versions(1_000, start);
+		const result = poll(backfillState(new Date(start).toISOString(), options), records, start + 1_000);
+		expect(result.deliveries).toHaveLength(1_000);
+		expect(result.settledEarly).toBeNull();
+		expect(memorySize(result.state)).toBe(1_000);
+	});
+});
