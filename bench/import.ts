@@ -5,7 +5,10 @@
  *
  * - Personnel Data → Employee → Create or Update (Map Automatically, match on employee_number);
  * - what a user builds today: an HTTP Request lookup per row, an IF, and a PATCH (title history
- *   kept) or POST HTTP Request node (scripts/n8n/workflows/employeeImport.ts).
+ *   kept) or POST HTTP Request node (scripts/n8n/workflows/employeeImport.ts);
+ * - beside them (issue 43), the same node with Options › Write Mode › Preview Only on the same
+ *   file, once (it writes nothing, so a second run would be the same): its time, and that it sends
+ *   the lookups only (⌈N/100⌉ list requests) and no write.
  *
  * Unlike the Return All section (one `n8n execute` process per run), the runs go through one
  * `n8n start` and its REST API: an import run takes seconds, a process start 10–15 s. Each
@@ -36,12 +39,15 @@ import { chooseInstall } from './n8n';
 import { JITTER_SHARE } from './variants';
 
 const PD_CREDENTIAL: CredentialRef = { id: 'benchImpPdCred01', name: 'Personnel Data (bench import)' };
-const WORKFLOW_IDS = { node: 'benchImportNode1', http: 'benchImportHttp1' } as const;
+const WORKFLOW_IDS = { node: 'benchImportNode1', http: 'benchImportHttp1', preview: 'benchImportPrev1' } as const;
+/** Employee numbers one lookup request asks for (the node's batch of ids in a list filter). */
+const LOOKUP_BATCH = 100;
 const RUN_TIMEOUT_MS = 10 * 60_000;
 
 export const IMPORT_VARIANTS = {
 	node: 'Personnel Data Create or Update (Map Automatically, match on employee_number)',
 	http: 'HTTP Request: lookup per row + IF + PATCH (history kept) or POST',
+	preview: 'Personnel Data Create or Update, Write Mode: Preview Only (nothing written)',
 } as const;
 export type ImportVariant = keyof typeof IMPORT_VARIANTS;
 
@@ -57,7 +63,9 @@ export interface ImportRun {
 	patches: number;
 	/** Every API request of the run, token provisioning included. */
 	requests: number;
-	/** Personnel Data only: the items' created / updated / unchanged counts (and errors). */
+	/** Token provisioning requests among them (begin + refresh); absent in runs recorded before issue 43. */
+	provisioning?: number;
+	/** Personnel Data only: the items' created / updated / unchanged counts (and errors); a preview's create / update / unchanged as these. */
 	outcomes?: Record<string, number>;
 }
 
@@ -87,10 +95,13 @@ export interface ImportBenchPlan {
 	key?: string;
 }
 
+const PREVIEWED_AS: Record<string, string> = { create: 'created', update: 'updated', unchanged: 'unchanged', error: 'error' };
+
 function outcomesOf(execution: ExecutionDetails): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const item of execution.data.resultData.runData[IMPORT]?.[0]?.data?.main?.[0] ?? []) {
-		const outcome = item.json.error === undefined ? String(IMPORT_NODE.outcome(item.json)) : 'error';
+		const previewed = (item.json.preview as { outcome?: string } | undefined)?.outcome;
+		const outcome = previewed !== undefined ? (PREVIEWED_AS[previewed] ?? previewed) : item.json.error === undefined ? String(IMPORT_NODE.outcome(item.json)) : 'error';
 		counts[outcome] = (counts[outcome] ?? 0) + 1;
 	}
 	return counts;
@@ -136,7 +147,8 @@ async function runOnce(server: N8nServer, control: SimulatorClient, variant: Imp
 		creates: kind('employees.create'),
 		patches: kind('employees.patch'),
 		requests: stats.requests,
-		outcomes: variant === 'node' ? outcomesOf(execution) : undefined,
+		provisioning: stats.provisioning.begin + stats.provisioning.refresh,
+		outcomes: variant === 'http' ? undefined : outcomesOf(execution),
 	};
 }
 
@@ -156,7 +168,7 @@ export async function runImportSection(
 	const folder = await prepareUserFolder(install.key, { env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, GENERIC_TIMEZONE: 'UTC' } });
 	let server: N8nServer | undefined;
 	try {
-		log(`import: n8n ${install.n8nVersion}, a CSV of ${ISSUE_21_PLAN.existing + ISSUE_21_PLAN.fresh} employees, Create or Update against HTTP Request nodes, ${plan.reps} repetition(s) after a warm-up`);
+		log(`import: n8n ${install.n8nVersion}, a CSV of ${ISSUE_21_PLAN.existing + ISSUE_21_PLAN.fresh} employees, variants ${(plan.variants ?? Object.keys(IMPORT_VARIANTS)).join(', ')}, ${plan.reps} repetition(s) after a warm-up`);
 		const token = await control.issueToken('admin');
 		await importCredentials(folder, [
 			{ ...PD_CREDENTIAL, type: 'personnelDataApi', data: { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti: simulator.jti, refreshToken: simulator.refreshToken } },
@@ -164,6 +176,7 @@ export async function runImportSection(
 		await importWorkflow(folder, [
 			buildImportWorkflow(WORKFLOW_IDS.node, `Bench: ${IMPORT_VARIANTS.node}`, PD_CREDENTIAL, file),
 			httpImportWorkflow(WORKFLOW_IDS.http, `Bench: ${IMPORT_VARIANTS.http}`, simulator.baseUrl, token, file),
+			buildImportWorkflow(WORKFLOW_IDS.preview, `Bench: ${IMPORT_VARIANTS.preview}`, PD_CREDENTIAL, file, 'employee_number', { writeMode: 'preview' }),
 		]);
 		server = await startServer(folder);
 		const problems = loadProblems(server.logs());
@@ -178,7 +191,8 @@ export async function runImportSection(
 				writeImportFile(await prepareImport(control, ISSUE_21_PLAN, today), file);
 				await control.setFaults({ latencyMs, jitterMs: latencyMs * JITTER_SHARE, applyToProvisioning: false });
 				try {
-					for (const pass of [1, 2] as const) {
+					// A preview writes nothing: its second run would repeat the first.
+					for (const pass of variant === 'preview' ? ([1] as const) : ([1, 2] as const)) {
 						const run = await runOnce(server as N8nServer, control, variant, pass, latencyMs);
 						log(`  ${variant} run ${pass}${latencyMs ? ` (${latencyMs} ms latency)` : ''}: ${run.executionMs} ms, ${run.requests} requests (${run.lookups} lookups, ${run.creates} POST, ${run.patches} PATCH)`);
 						runs.push(run);
@@ -221,6 +235,7 @@ export interface ImportFigures {
 	creates: number;
 	patches: number;
 	requests: number;
+	provisioning?: number;
 	executionMs: { median: number; min: number; max: number };
 	outcomes?: Record<string, number>;
 }
@@ -234,7 +249,7 @@ export function importFigures(section: ImportSection): ImportFigures[] {
 				if (runs.length === 0) continue;
 				const last = runs[runs.length - 1];
 				const times = runs.map((run) => run.executionMs);
-				figures.push({ variant, pass, latencyMs, lookups: last.lookups, creates: last.creates, patches: last.patches, requests: last.requests, executionMs: { median: median(times), min: Math.min(...times), max: Math.max(...times) }, outcomes: last.outcomes });
+				figures.push({ variant, pass, latencyMs, lookups: last.lookups, creates: last.creates, patches: last.patches, requests: last.requests, provisioning: last.provisioning, executionMs: { median: median(times), min: Math.min(...times), max: Math.max(...times) }, outcomes: last.outcomes });
 			}
 		}
 	}
@@ -253,21 +268,21 @@ export function importMarkdown(outcome: ImportOutcome): string {
 	return [
 		`### HR import inside real n8n ${outcome.n8nVersion} (a CSV of ${int(existing + fresh)} employees: ${int(existing)} exist, ${int(changed)} of them changed, ${int(fresh)} new; ${outcome.reps} repetition(s), variants in rotating order, then one with server latency)`,
 		'',
-		'Read/Write Files from Disk → Extract From File → the import, through one `n8n start` (REST runs). Run 2 imports the same file again. Requests are the simulator\'s counts for the run (token provisioning included); time is the execution\'s stoppedAt − startedAt.',
+		'Read/Write Files from Disk → Extract From File → the import, through one `n8n start` (REST runs). Run 2 imports the same file again; the preview runs once on the file of run 1. Requests are the simulator\'s counts for the run (token provisioning included); time is the execution\'s stoppedAt − startedAt.',
 		'',
 		table(
 			['variant', 'run', 'server latency', 'lookup requests', 'POST', 'PATCH', 'requests in all', 'execution ms, median (range)', '÷ HTTP Request nodes', 'rows created / updated / unchanged'],
 			figures.map((f) => [
 				IMPORT_VARIANTS[f.variant],
-				f.pass === 1 ? '1 (first import)' : '2 (same file)',
+				f.variant === 'preview' ? "1 (the first import's file)" : f.pass === 1 ? '1 (first import)' : '2 (same file)',
 				f.latencyMs === 0 ? 'none' : `${f.latencyMs} ms`,
 				int(f.lookups),
 				int(f.creates),
 				int(f.patches),
 				int(f.requests),
 				`${int(f.executionMs.median)} (${int(f.executionMs.min)}–${int(f.executionMs.max)})`,
-				f.variant === 'http' ? '1 (reference)' : `${(f.executionMs.median / httpMs(f.pass, f.latencyMs)).toFixed(2)}×`,
-				f.outcomes ? `${f.outcomes.created ?? 0} / ${f.outcomes.updated ?? 0} / ${f.outcomes.unchanged ?? 0}${f.outcomes.error ? ` (${f.outcomes.error} errors)` : ''}` : '— (every row written)',
+				f.variant === 'http' ? '1 (reference)' : Number.isFinite(httpMs(f.pass, f.latencyMs)) ? `${(f.executionMs.median / httpMs(f.pass, f.latencyMs)).toFixed(2)}×` : '— (not run)',
+				f.outcomes ? `${f.outcomes.created ?? 0} / ${f.outcomes.updated ?? 0} / ${f.outcomes.unchanged ?? 0}${f.outcomes.error ? ` (${f.outcomes.error} errors)` : ''}${f.variant === 'preview' ? ' (previewed; none written)' : ''}` : '— (every row written)',
 			]),
 		),
 	].join('\n');
@@ -301,5 +316,16 @@ export function importTargets(outcome: ImportOutcome): string[][] {
 		rows.push([`HR import, first run: ${fresh} POST + ${changed} PATCH, lookups ≤ 10 requests`, `${mark(exact)} (${first.creates} POST, ${first.patches} PATCH, ${first.lookups} lookups)`]);
 	}
 	if (second) rows.push(['HR import, second run of the same file: 0 writes', `${mark(second.creates + second.patches === 0)} (${second.creates + second.patches} writes)`]);
+	const preview = figures.find((f) => f.variant === 'preview' && f.latencyMs === 0);
+	if (preview) {
+		const rowCount = outcome.plan.existing + outcome.plan.fresh;
+		const lookups = Math.ceil(rowCount / LOOKUP_BATCH);
+		const others = preview.requests - preview.lookups - (preview.provisioning ?? 0);
+		const onlyLookups = preview.lookups === lookups && preview.creates + preview.patches === 0 && preview.provisioning !== undefined && others === 0;
+		rows.push([
+			`Preview of ${int(rowCount)} rows: only the lookups (⌈${int(rowCount)}/${LOOKUP_BATCH}⌉ = ${lookups} list requests), no write`,
+			`${mark(onlyLookups)} (${preview.lookups} lookups, ${preview.creates + preview.patches} writes, ${preview.provisioning === undefined ? 'other requests not counted' : `${others} other requests besides ${preview.provisioning} token provisioning`}; ${int(preview.executionMs.median)} ms)`,
+		]);
+	}
 	return rows;
 }

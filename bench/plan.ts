@@ -27,6 +27,8 @@ export interface Plan {
 	n8nOnly: boolean;
 	/** `--latency`: only the latency axis inside real n8n (bench/latency.ts). */
 	latencyOnly: boolean;
+	/** `--import-only`: only the HR import section (bench/import.ts), printed, no file or page written. */
+	importOnly: boolean;
 	out: string;
 }
 
@@ -53,20 +55,20 @@ export const ALL_VARIANTS = ((): VariantName[] => {
 	if (unknown.length > 0) throw new Error(`BENCH_N8N_VARIANTS: unknown ${unknown.join(', ')}; expected some of ${every.join(', ')}`);
 	return wanted as VariantName[];
 })();
-export const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only', '--latency'];
+export const ARGUMENTS = ['--quick', '--out', '--no-n8n', '--n8n-only', '--latency', '--import-only'];
 
 export function planFrom(argv: readonly string[]): Plan {
 	const quick = argv.includes('--quick');
 	const outAt = argv.indexOf('--out');
 	const out = outAt >= 0 ? argv[outAt + 1] : join(REPO_ROOT, 'bench/results', quick ? 'quick.tmp.json' : 'latest.json');
 	for (const arg of argv) {
-		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only, --latency or --out <file>`);
+		if (arg.startsWith('--') && !ARGUMENTS.includes(arg)) throw new Error(`unknown argument ${arg}; expected --quick, --no-n8n, --n8n-only, --latency, --import-only or --out <file>`);
 	}
 	const withN8n = !argv.includes('--no-n8n');
 	const n8nOnly = argv.includes('--n8n-only');
 	if (n8nOnly && !withN8n) throw new Error('--n8n-only and --no-n8n exclude each other');
-	const plan: Omit<Plan, 'n8nOnly' | 'latencyOnly'> = quick
+	const plan: Omit<Plan, 'n8nOnly' | 'latencyOnly' | 'importOnly'> = quick
 		? { quick, sizes: [1_000, 10_000], reps: { 1_000: 5, 10_000: 3 }, conditionReps: { 1_000: 3, 10_000: 2 }, memorySizes: [10_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 2, tokenRequests: 300, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 2, n8n: withN8n ? { n: 10_000, reps: 1, variants: ALL_VARIANTS } : undefined, out }
 		: { quick, sizes: [1_000, 10_000, 100_000], reps: { 1_000: 5, 10_000: 4, 100_000: 2 }, conditionReps: { 1_000: 3, 10_000: 3, 100_000: 2 }, memorySizes: [10_000, 100_000], triggerEmployees: 10_000, triggerChanges: 5_000, triggerReps: 3, tokenRequests: 1_000, tokenRequestsServerOnly: 300, perItemItems: 1_000, httpClientReps: 5, n8n: withN8n ? { n: 10_000, reps: 5, variants: ALL_VARIANTS, largeN: 100_000 } : undefined, out };
-	return { ...plan, n8nOnly, latencyOnly: argv.includes('--latency') };
+	return { ...plan, n8nOnly, latencyOnly: argv.includes('--latency'), importOnly: argv.includes('--import-only') };
 }

@@ -29,7 +29,7 @@ import {
 } from './common';
 import { writeBlock } from '../scripts/docs/generatedBlock';
 import { BENCHMARK_BLOCK, BENCHMARK_PAGE } from './page';
-import { firstImportRatios, importMarkdown, importTargets, runImportSection, type ImportOutcome } from './import';
+import { firstImportRatios, IMPORT_VARIANTS, importMarkdown, importTargets, runImportSection, type ImportOutcome, type ImportVariant } from './import';
 import { largeFromEnv, latenciesFromEnv, latencyFigures, latencyMarkdown, latencyTargets } from './latency';
 import { n8nSectionKeys, runN8nSection, type N8nPlan } from './n8n';
 import { batchedTargets, memoryFigures, perItemOverheadMs, wall, type MemoryFigures } from './figures';
@@ -119,6 +119,27 @@ async function runN8nOnly(plan: Plan): Promise<void> {
 	log(`bench: wrote ${relative(REPO_ROOT, plan.out)}`);
 }
 
+/**
+ * `--import-only`: the HR import section alone (1 repetition with --quick, else 3), printed; the
+ * variants BENCH_IMPORT_VARIANTS names (comma-separated: node, http, preview), default all.
+ */
+async function runImportOnly(plan: Plan): Promise<void> {
+	const every = Object.keys(IMPORT_VARIANTS) as ImportVariant[];
+	const wanted = process.env.BENCH_IMPORT_VARIANTS?.split(',').map((name) => name.trim()).filter(Boolean) ?? every;
+	const unknown = wanted.filter((name) => !every.includes(name as ImportVariant));
+	if (unknown.length > 0) throw new Error(`BENCH_IMPORT_VARIANTS: unknown ${unknown.join(', ')}; expected some of ${every.join(', ')}`);
+	const sim = await startSimulatorProcess(['--employees', '1000']);
+	const control = new SimulatorClient(sim.baseUrl);
+	const source = { baseUrl: sim.baseUrl, jti: sim.credentials.admin.jti, refreshToken: sim.credentials.admin.refreshToken };
+	let outcome: ImportOutcome;
+	try {
+		outcome = await runImportSection({ reps: plan.quick ? 1 : 3, latencyMs: 0, variants: wanted as ImportVariant[] }, source, control, log);
+	} finally {
+		await sim.stop();
+	}
+	process.stdout.write(`${importMarkdown(outcome)}\n\n${table(['target', 'met'], importTargets(outcome))}\n`);
+}
+
 // ---------------------------------------------------------------- formatting
 
 
@@ -132,6 +153,7 @@ async function main(): Promise<void> {
 	const plan = planFrom(process.argv.slice(2));
 	if (plan.latencyOnly) return await runLatencyOnly(plan);
 	if (plan.n8nOnly) return await runN8nOnly(plan);
+	if (plan.importOnly) return await runImportOnly(plan);
 	const started = performance.now();
 	const loadBefore = loadavg();
 	log(`bench: ${plan.quick ? 'quick' : 'full'} run; simulator and every measurement in separate processes`);

@@ -24,7 +24,21 @@ export async function prepareImportFile(client: SimulatorClient, file: string, t
 	return scenario;
 }
 
-export async function prepareDemoData(client: SimulatorClient, workflows: readonly WorkflowFile[], importFile: string): Promise<DemoTargets> {
+/**
+ * Example 9's file: 24 rows, 20 employees the simulator holds (6 of them changed, at other rows than
+ * example 8 changes) and 4 new people. What the preview must say is counted from the simulator's
+ * records when the example runs, not taken from this plan.
+ */
+export const DEMO_APPROVAL_PLAN: ImportPlan = { existing: 20, changed: 6, fresh: 4 };
+
+/** Writes example 9's CSV from the employees the simulator holds now. */
+export async function prepareApprovalFile(client: SimulatorClient, file: string, today: string): Promise<ImportScenario> {
+	const scenario = await prepareImport(client, DEMO_APPROVAL_PLAN, today);
+	writeImportFile(scenario, file);
+	return scenario;
+}
+
+export async function prepareDemoData(client: SimulatorClient, workflows: readonly WorkflowFile[], files: { importFile: string; approvalFile: string }): Promise<DemoTargets> {
 	const employees = await client.getRecords('employees');
 	const touched = pickSpread(employees, RECENTLY_CHANGED).map((e) => e.id);
 	await client.touchRecords('employees', touched);
@@ -47,7 +61,7 @@ export async function prepareDemoData(client: SimulatorClient, workflows: readon
 		conditionId,
 		conditionName: CONDITION_NAMES.north,
 		integrationId: integration.id,
-		importFile,
+		...files,
 	};
 }
 

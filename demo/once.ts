@@ -1,8 +1,10 @@
 /** `npm run demo -- --once`: every example workflow once, headlessly, with its results checked. */
-import { nodeError, nodeItems, type ExecutionDetails, type N8nServer, type NodeItem } from '../scripts/n8n/driver';
+import type { N8nServer } from '../scripts/n8n/driver';
 import { EMPLOYEES_PATH, importRequests, IMPORT_NODE, titleHistory, valueInForce } from '../scripts/n8n/workflows/employeeImport';
 import type { SimRecord } from '../scripts/simulator/types';
 import { changeManagerAndPhone, DEMO_IMPORT_PLAN, prepareImportFile, RECENTLY_CHANGED, reportTime } from './demoData';
+import { approvalExample } from './approval';
+import { check, firstItem, items, runFrom, sameCounts } from './checks';
 import { history, table, type Row } from './format';
 import { elapsed, timeZone, todayIn } from './log';
 import type { SimulatorProcess } from './simulatorProcess';
@@ -14,36 +16,8 @@ interface Example {
 	run(): Promise<string[]>;
 }
 
-class CheckFailed extends Error {}
-
 /** The newest n8n polls at most once a minute: the first poll after a change can take that long. */
 const NEXT_POLL_WAIT_MS = 150_000;
-
-function check(condition: unknown, message: string): asserts condition {
-	if (!condition) throw new CheckFailed(message);
-}
-
-async function runFrom(server: N8nServer, workflowId: string, triggerName: string): Promise<ExecutionDetails> {
-	const executionId = await server.runFromTrigger(workflowId, triggerName);
-	const execution = await server.waitForExecution(executionId, 120_000);
-	if (execution.status !== 'success') {
-		const failed = Object.entries(execution.data.resultData.runData)
-			.map(([name]) => [name, nodeError(execution.data.resultData, name)] as const)
-			.find(([, error]) => error);
-		const reason = failed
-			? `${failed[0]}: ${failed[1]?.message ?? ''} ${failed[1]?.description ?? ''}`
-			: (execution.data.resultData.error?.message ?? 'no error message');
-		throw new CheckFailed(`execution ${executionId} ended "${execution.status}": ${reason.trim()}`);
-	}
-	return execution;
-}
-
-const items = (execution: ExecutionDetails, node: string): Row[] => nodeItems(execution.data.resultData, node);
-
-function firstItem(execution: ExecutionDetails, node: string): NodeItem | undefined {
-	return execution.data.resultData.runData[node]?.[0]?.data?.main?.[0]?.[0] ?? undefined;
-}
-
 
 /** Created / updated / unchanged (or the item's error) per output item of example 8's node. */
 function outcomeCounts(rows: readonly Row[]): Record<string, number> {
@@ -62,9 +36,6 @@ function sameHistory(a: readonly DatedEntry[], b: readonly DatedEntry[]): boolea
 	const key = (entries: readonly DatedEntry[]) => JSON.stringify(entries.map((e) => [e.valid_from, e.value]).sort());
 	return key(a) === key(b);
 }
-
-const sameCounts = (a: Record<string, number>, b: Record<string, number>): boolean =>
-	JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
 function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Example[] {
 	return [
@@ -264,6 +235,7 @@ function examples(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets
 				];
 			},
 		},
+		approvalExample(server, sim, targets),
 	];
 }
 
@@ -276,10 +248,12 @@ export interface ExampleOutcome {
 	error?: string;
 }
 
-export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets): Promise<ExampleOutcome[]> {
+/** `only`: the examples' numbers (from 1) to run; default every one. */
+export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets, only?: readonly number[]): Promise<ExampleOutcome[]> {
 	const outcomes: ExampleOutcome[] = [];
 	const list = examples(server, sim, targets);
 	for (const [index, example] of list.entries()) {
+		if (only && !only.includes(index + 1)) continue;
 		const started = Date.now();
 		console.log(`\n${index + 1}. ${example.title}`);
 		try {
@@ -294,6 +268,6 @@ export async function runOnce(server: N8nServer, sim: SimulatorProcess, targets:
 		}
 	}
 	const failed = outcomes.filter((o) => !o.passed).length;
-	console.log(`\n${list.length - failed} of ${list.length} examples passed`);
+	console.log(`\n${outcomes.length - failed} of ${outcomes.length} examples passed`);
 	return outcomes;
 }

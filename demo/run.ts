@@ -18,7 +18,7 @@ import {
 	type N8nUserFolder,
 } from '../scripts/n8n/driver';
 import { parseArgs } from './args';
-import { prepareDemoData, prepareImportFile, reportTime } from './demoData';
+import { prepareApprovalFile, prepareDemoData, prepareImportFile, reportTime } from './demoData';
 import { elapsed, say, timeZone, todayIn, warn } from './log';
 import { runOnce } from './once';
 import { ensureBuilt, ensureN8n } from './prepare';
@@ -34,7 +34,7 @@ interface Running {
 	folder?: N8nUserFolder;
 	server?: N8nServer;
 	timer?: NodeJS.Timeout;
-	/** The folder n8n may read files from (example 8's CSV); removed at the end. */
+	/** The folder n8n may read files from (the CSVs of examples 8 and 9); removed at the end. */
 	filesDir?: string;
 	/** The folder `npm pack` wrote the package into (.e2e-tmp/pack-<pid>-0). */
 }
@@ -96,6 +96,9 @@ function printWelcome(server: N8nServer, sim: SimulatorProcess): void {
 		'    manager (Personnel Data → Employee → Update); the next poll sends it, previous manager included.',
 		'  • "Import employees from a file": reads a CSV (path in "Read employees file") and creates',
 		'    or updates each employee by employee number; run it twice: the second run writes nothing.',
+		'  • "Approve an import before it writes": previews another CSV (nothing written), then waits;',
+		'    n8n opens the approval form (its link is also on "Wait for approval" and in "Summary"):',
+		'    Approve writes exactly the previewed changes, Reject writes nothing.',
 		'  • Add your own: search the node panel for "Personnel Data".',
 		'',
 		' Ctrl-C stops n8n and the simulator.',
@@ -123,8 +126,12 @@ async function main(): Promise<number> {
 	const workflows = loadWorkflows();
 	// n8n reads files only from N8N_RESTRICT_FILE_ACCESS_TO: a folder of the demo's own.
 	const filesDir = (running.filesDir = mkdtempSync(path.join(tmpdir(), 'personnel-data-demo-')));
-	const targets = await prepareDemoData(sim.client, workflows, path.join(filesDir, 'employees-import.csv'));
+	const targets = await prepareDemoData(sim.client, workflows, {
+		importFile: path.join(filesDir, 'employees-import.csv'),
+		approvalFile: path.join(filesDir, 'employees-to-approve.csv'),
+	});
 	await prepareImportFile(sim.client, targets.importFile, todayIn(timeZone()));
+	await prepareApprovalFile(sim.client, targets.approvalFile, todayIn(timeZone()));
 	say(`simulator on ${sim.baseUrl}: ${DEMO_EMPLOYEES} employees, some changed today, a file transfer pending`);
 
 	say(`preparing an n8n user folder with the package, the credential and ${workflows.length} workflows…`);
@@ -140,7 +147,7 @@ async function main(): Promise<number> {
 	say(`n8n ${folder.install.n8nVersion} is up on ${server.baseUrl} (ready in ${elapsed(started)})`);
 
 	if (args.once) {
-		const outcomes = await runOnce(server, sim, targets);
+		const outcomes = await runOnce(server, sim, targets, args.only);
 		if (args.report) {
 			const { install } = folder;
 			const report = { key: args.n8nKey, n8n: install.n8nVersion, node: install.nodeVersion === 'system' ? process.versions.node : install.nodeVersion, examples: outcomes };

@@ -19,10 +19,21 @@ export const IDS = {
 	timeType: 'pdDemoTimeType06',
 	managerChanged: 'pdDemoManager007',
 	importFile: 'pdDemoImport0008',
+	approval: 'pdDemoApprove009',
 } as const;
 
 /** Node names of example 8 (demo/workflows/8-import-employees-from-a-file.json). */
 export const IMPORT_NODES = { read: 'Read employees file', upsert: 'Create or update employees' } as const;
+
+/** Node names of example 9 (demo/workflows/9-approve-an-import-before-writing.json). */
+export const APPROVAL_NODES = {
+	read: 'Read employees file',
+	preview: 'Preview the changes',
+	summary: 'Summary',
+	wait: 'Wait for approval',
+	apply: 'Apply the approved changes',
+	rejected: 'Rejected: nothing written',
+} as const;
 
 /** Records the workflows point at, taken from the running simulator. */
 export interface DemoTargets {
@@ -33,6 +44,8 @@ export interface DemoTargets {
 	integrationId: string;
 	/** The CSV file example 8 reads (in the folder n8n may read files from). */
 	importFile: string;
+	/** The CSV file example 9 previews and, once approved, applies (the same folder). */
+	approvalFile: string;
 }
 
 export interface ResourceLocator {
@@ -88,5 +101,6 @@ export function bindWorkflows(workflows: readonly WorkflowFile[], targets: DemoT
 	);
 	findNode(findWorkflow(copies, IDS.timeType), 'Upsert time type').parameters.systemIntegrationId = targets.integrationId;
 	findNode(findWorkflow(copies, IDS.importFile), IMPORT_NODES.read).parameters.fileSelector = targets.importFile;
+	findNode(findWorkflow(copies, IDS.approval), APPROVAL_NODES.read).parameters.fileSelector = targets.approvalFile;
 	return copies;
 }

@@ -24,12 +24,13 @@ import { actionNode, baseNode, chainWorkflow, type CredentialRef } from '../driv
 export const IMPORT_NODE = {
 	typeVersion: 2,
 	operation: 'upsert',
-	parameters(matchOn: string): Record<string, unknown> {
+	/** `options`: the node's Options (e.g. `{ writeMode: 'preview' }`). */
+	parameters(matchOn: string, options: Record<string, unknown> = {}): Record<string, unknown> {
 		return {
 			resource: 'employee',
 			operation: IMPORT_NODE.operation,
 			columns: { mappingMode: 'autoMapInputData', value: null, matchingColumns: [matchOn], schema: [] },
-			options: {},
+			options,
 		};
 	},
 	/** What happened to the row of an output item: created, updated or unchanged. */
@@ -228,10 +229,10 @@ function fileNodes(file: string): WorkflowNode[] {
 }
 
 /** Start → read the file → extract the rows → Personnel Data Create or Update (On Error: Continue). */
-export function importWorkflow(id: string, name: string, credential: CredentialRef, file: string, matchOn = 'employee_number'): WorkflowFile {
+export function importWorkflow(id: string, name: string, credential: CredentialRef, file: string, matchOn = 'employee_number', options: Record<string, unknown> = {}): WorkflowFile {
 	return chainWorkflow(id, name, [
 		...fileNodes(file),
-		actionNode(IMPORT, credential, IMPORT_NODE.parameters(matchOn), { onError: 'continueRegularOutput', typeVersion: IMPORT_NODE.typeVersion }),
+		actionNode(IMPORT, credential, IMPORT_NODE.parameters(matchOn, options), { onError: 'continueRegularOutput', typeVersion: IMPORT_NODE.typeVersion }),
 	]);
 }
 
