@@ -19,7 +19,7 @@ import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
  * - The *position* is one timestamp, `settled` (L): every version with `t < L` has been sent, or
  *   was never visible within its settle window. It only moves forward.
  * - The *memory* holds the versions with `t ≥ L` that were sent (or, at activation, that already
- *   existed): `t` to the nanosecond, a 64-bit key of the id and a 30-bit key of the content, 28
+ *   existed): `t` to the nanosecond, a 66-bit key of the id and a 30-bit key of the content, 28
  *   characters each.
  * - A *pass* reads every record with `t ≥ L`, oldest first, over as many polls as it needs (its
  *   cursor, how far it got and its request count are kept). Each version not in the memory is
