@@ -1,22 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { checkWholeNumber } from './validation';
 
 /**
- * Ranges pay where the node mostly waits: while the first pages are read with one cursor, the share
- * of the time the node's process was idle (waiting for the network and the server) is measured; at
- * this share or more the rest is read in ranges side by side. Below it the node's own work (parsing
- * and checking pages, and on loopback the connections' own work) is what takes the time, and
- * parallel walks would only add the probe and the boundary pages and compete for the CPU: the same
- * cursor goes on alone. A share, not a time per page: a slow machine lowers it as much as it raises
- * the node's work, a fast network lowers it as much as it shortens the wait. Two thirds: waiting at
- * least twice the node's own work. On loopback (the simulator in the same process, 10,000 records)
- * about half the time is idle, and ranges there took 1.3 times one cursor's time; 20 ms away they
- * took half of it.
+ * Ranges pay where the node waits: while the first pages are read with one cursor, the share of
+ * the time the process's event loop was idle (waiting for the network and the server) is measured;
+ * at this share or more the rest is read in ranges side by side. Below it the node's own work
+ * (parsing and checking pages, a server in the same process) is what takes the time, and parallel
+ * walks would only add the probe and the boundary pages and compete for the CPU: the same cursor
+ * goes on alone. A share, not a time per page: a slow machine lowers it as much as it raises the
+ * node's work, a fast network lowers it as much as it shortens the wait. Measured with the
+ * simulator in the test process (3,000 employees): none on loopback, 0.51–0.59 at 20 ms; with
+ * ranges on loopback the read took 1.3 times one cursor's time, 20 ms away half of it.
  */
-export const RANGES_WAIT_TO_WORK = 2;
-export const RANGES_WORTH_WAITING_SHARE = RANGES_WAIT_TO_WORK / (RANGES_WAIT_TO_WORK + 1);
+export const RANGES_WORTH_WAITING_PERCENT = 33;
+export const RANGES_WORTH_WAITING_SHARE = RANGES_WORTH_WAITING_PERCENT / 100;
 
 /**
  * The share in force. Tests of the ranges themselves set 0 (ranges even on loopback) or above 1
@@ -24,36 +22,28 @@ export const RANGES_WORTH_WAITING_SHARE = RANGES_WAIT_TO_WORK / (RANGES_WAIT_TO_
  */
 export const rangeTiming = { worthWaitingShare: RANGES_WORTH_WAITING_SHARE };
 
-/** How often the meter looks at the clock (ms), and how late a tick may be before it counts as busy. */
-const TICK_MS = 1;
-const TICK_SLACK_MS = 0.5;
-
 /**
- * Measures how much of the time the process was idle: a tick every TICK_MS that comes late came late
- * because the process was busy (parsing a page, the server in the same process, anything else).
+ * Measures how much of the time the process's event loop was idle (waiting for I/O: the network and
+ * the server) rather than running code (parsing pages, a server in the same process, anything
+ * else): Node's own accounting of the loop (`eventLoopUtilization`), so time the machine gave to
+ * other processes while the loop waited counts as waiting, not as the node's work.
  */
+/** Node's `performance.eventLoopUtilization` (perf_hooks), typed here: the DOM's Performance type lacks it. */
+interface LoopUse {
+	idle: number;
+	active: number;
+	utilization: number;
+}
+const loop = performance as unknown as { eventLoopUtilization(since?: LoopUse): LoopUse };
+
 export class WaitingMeter {
-	private busyMs = 0;
-	private running = true;
-	private readonly startedAt = performance.now();
+	private readonly start = loop.eventLoopUtilization();
+	private share: number | undefined;
 
-	constructor() {
-		void this.tick();
-	}
-
-	private async tick(): Promise<void> {
-		while (this.running) {
-			const before = performance.now();
-			await sleep(TICK_MS);
-			this.busyMs += Math.max(0, performance.now() - before - TICK_MS - TICK_SLACK_MS);
-		}
-	}
-
-	/** Stops the ticks; the share of the time since the start that was spent waiting (0–1). */
+	/** The share of the time since the start that was spent waiting (0–1); the first call's answer is kept. */
 	stop(): number {
-		this.running = false;
-		const elapsed = performance.now() - this.startedAt;
-		return elapsed <= 0 ? 0 : Math.max(0, 1 - this.busyMs / elapsed);
+		this.share ??= 1 - loop.eventLoopUtilization(this.start).utilization;
+		return this.share;
 	}
 }
 

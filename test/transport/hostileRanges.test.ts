@@ -139,10 +139,10 @@ describe('Return All in ranges against servers with other choices', () => {
 			expect(ranged()).toBe(false);
 		});
 
-		it('a server that answers each page 80 ms later (the node waits): ranges, the same answer as one cursor', async () => {
+		it('a server that answers each page 20 ms later (the node waits): ranges, the same answer as one cursor', async () => {
 			const honest = listing({});
 			server.api = async (request, response) => {
-				await new Promise((resolve) => setTimeout(resolve, 80));
+				await new Promise((resolve) => setTimeout(resolve, 20));
 				honest(request, response);
 			};
 			const reference = await execute(unorderedCursor);
