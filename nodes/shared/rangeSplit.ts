@@ -24,7 +24,7 @@ export interface Range {
 }
 
 /** Splitting a range costs a request and about one page read twice: only a range with this many pages left is split. */
-const PAGES_WORTH_A_SPLIT = 2;
+export const PAGES_WORTH_A_SPLIT = 2;
 
 /** Where a range's walk stands and where it ends, in its direction: the span it has left (ms). */
 function remaining(range: Range, asc: boolean, farEnd: number): { position: number; end: number } {
@@ -37,15 +37,15 @@ function remaining(range: Range, asc: boolean, farEnd: number): { position: numb
 }
 
 /**
- * Records per ms ahead of a range: `prior` (what the listing's count or first pages say), or less
- * where the range has shown less (a page at least over a span). Never more: a dense burst just read
- * says nothing of the span ahead, and bisecting an empty span for it costs a request per cut.
+ * Records per ms ahead of a range: what it has shown (a page at least over a span), else `prior`
+ * (what the listing's count or first pages say). A dense burst (many records in a short span, e.g.
+ * an import) is split where the records are.
  */
 function densityOf(range: Range, prior: number): number {
 	const read = range.records.length - (range.base ?? 0);
 	if (range.from === undefined || !Number.isFinite(range.last.time) || read < PAGE_SIZE_MAX) return prior;
 	const span = Math.abs(range.last.time - range.from);
-	return span === 0 ? prior : Math.min(prior, read / span);
+	return span === 0 ? prior : read / span;
 }
 
 /**
@@ -55,10 +55,13 @@ function densityOf(range: Range, prior: number): number {
  * are whole milliseconds: the cut lies strictly past every record the range has read, and leaves
  * the new range a non-empty span, so no record can belong to both or to neither. Records left are
  * estimated from the density the range has shown, else `prior` (records per ms); a range with fewer
- * than PAGES_WORTH_A_SPLIT pages left is not cut. Undefined: nothing is worth a cut.
+ * than PAGES_WORTH_A_SPLIT pages left is not cut, nor any once there are `most` ranges (a dense burst
+ * just read says little of a sparse span ahead: without the bound, each cut of it would cost a
+ * request for a range that turns out empty). Undefined: nothing is worth a cut.
  * `farEnd`: the timestamp of the listing's other end (the probe's record).
  */
-export function splitLargest(ranges: Range[], asc: boolean, farEnd: number, prior: number): Range | undefined {
+export function splitLargest(ranges: Range[], asc: boolean, farEnd: number, prior: number, most = Number.POSITIVE_INFINITY): Range | undefined {
+	if (ranges.length >= most) return undefined;
 	let best: { index: number; left: number; cut: number } | undefined;
 	ranges.forEach((range, index) => {
 		if (range.done || range.stoppedAt !== undefined) return;

@@ -6,7 +6,7 @@ import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
 import { idKey, sameId } from './ids';
 import { readListPage } from './listPage';
 import type { ResourceDefinition } from './registry';
-import { splitLargest } from './rangeSplit';
+import { PAGES_WORTH_A_SPLIT, splitLargest } from './rangeSplit';
 import type { Range } from './rangeSplit';
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START, Slots, WaitingMeter } from './rangeWorth';
 import type { ApiContext, ApiRequest, Query } from './transport';
@@ -235,6 +235,8 @@ export async function collectInRanges(
 	const first = timeOf(head.firstSeen ?? {}, plan.field);
 	// Records per ms left: the count the server gave, else the density of the first pages.
 	const prior = walk.totalCount !== undefined ? (walk.totalCount - head.records.length) / (Math.abs(farEnd - head.last.time) + 1) : head.records.length / (Math.abs(head.last.time - first) + 1);
+	// Ranges: at most one per PAGES_WORTH_A_SPLIT pages the count says are left (no bound without a count).
+	const most = walk.totalCount === undefined ? Number.POSITIVE_INFINITY : Math.max(2, Math.floor((walk.totalCount - head.records.length) / (PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX)));
 	// The first range's own density counts from here.
 	head.from = head.last.time;
 	head.base = head.records.length;
@@ -252,7 +254,7 @@ export async function collectInRanges(
 	};
 	const spawn = () => {
 		while (walk.refused === undefined && !walk.failed && walking < limit.current()) {
-			const fresh = splitLargest(ranges, asc, farEnd, prior);
+			const fresh = splitLargest(ranges, asc, farEnd, prior, most);
 			if (fresh === undefined) return;
 			const bound = (asc ? fresh.lower : fresh.upper) as number;
 			const filter = { op: asc ? 'gte' : 'lt', value: new Date(bound).toISOString() };
