@@ -18,7 +18,7 @@ export interface Range {
 	last: { time: number };
 	/** Its walk has ended (past its end, the listing's end, or stopped). */
 	done?: boolean;
-	/** The timestamp its walk started from (its bound, or where the first pages ended), and the records it had then: the density it shows. */
+	/** Where its last page began (timestamp) and the records it had before it: the density it shows. */
 	from?: number;
 	base?: number;
 }
@@ -37,13 +37,13 @@ function remaining(range: Range, asc: boolean, farEnd: number): { position: numb
 }
 
 /**
- * Records per ms ahead of a range: what it has shown (a page at least over a span), else `prior`
+ * Records per ms ahead of a range: what its last page showed, else `prior`
  * (what the listing's count or first pages say). A dense burst (many records in a short span, e.g.
  * an import) is split where the records are.
  */
 function densityOf(range: Range, prior: number): number {
 	const read = range.records.length - (range.base ?? 0);
-	if (range.from === undefined || !Number.isFinite(range.last.time) || read < PAGE_SIZE_MAX) return prior;
+	if (range.from === undefined || !Number.isFinite(range.last.time) || read < 2) return prior;
 	const span = Math.abs(range.last.time - range.from);
 	return span === 0 ? prior : read / span;
 }

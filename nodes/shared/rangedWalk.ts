@@ -6,13 +6,11 @@ import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
 import { idKey, sameId } from './ids';
 import { readListPage } from './listPage';
 import type { ResourceDefinition } from './registry';
-import { PAGES_WORTH_A_SPLIT, splitLargest } from './rangeSplit';
-import type { Range } from './rangeSplit';
+import { PAGES_WORTH_A_SPLIT, type Range, splitLargest } from './rangeSplit';
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START, Slots, WaitingMeter } from './rangeWorth';
 import type { ApiContext, ApiRequest, Query } from './transport';
 import { AdaptiveLimit } from './transport/adaptiveLimit';
-import type { AttemptReport } from './transport/rateGate';
-import { gateFor } from './transport/rateGate';
+import { type AttemptReport, gateFor } from './transport/rateGate';
 
 /** A Return All that may be read in ranges of the creation timestamp, in the order asked for. */
 export interface RangePlan {
@@ -60,6 +58,8 @@ export function rangePlan(resource: ResourceDefinition, request: ApiRequest): Ra
 	return { field, direction: query[QUERY.orderDirection] === 'desc' ? 'desc' : 'asc' };
 }
 
+/** Without a count, the density ahead is judged from this many of the last records read. */
+const RECENT_RECORDS = 50;
 /** Why ranges were given up: the caller then reads with one cursor, which gives the exact answer. */
 export type RangesRefused = { refused: string };
 
@@ -153,7 +153,11 @@ async function walkRange(walk: Walk, range: Range, query: Query, after: string |
 		if (walk.refused !== undefined || walk.failed) return;
 		const next = await page(walk, query, PAGE_SIZE_MAX, after);
 		if (range.pagesLeft !== undefined) walk.totalCount = next.totalCount;
-		if (take(walk, range, next.records, range.last) || next.endCursor === undefined) {
+		const before = range.records.length;
+		const ended = take(walk, range, next.records, range.last);
+		// The density a range shows is its last page's: records cluster (an import), spans between are sparse.
+		if (range.records.length - before >= 2) [range.from, range.base] = [timeOf(range.records[before], walk.plan.field), before];
+		if (ended || next.endCursor === undefined) {
 			range.done = true;
 			walk.onPage?.();
 			return;
@@ -207,7 +211,7 @@ export async function collectInRanges(
 	// The first pages, with one cursor and no bound: a short listing ends here.
 	const head: Range = { records: [], pagesLeft: PAGES_BEFORE_RANGES, last: start() };
 	const followed = new Set<string>();
-	// The first page pays for the run's start (credentials, a token): the waiting is measured on the pages after it.
+	// The waiting is measured after the first page (which pays for the run's start: credentials, a token).
 	let meter: WaitingMeter | undefined;
 	walk.onPage = () => (meter ??= new WaitingMeter());
 	let waitingShare = 0;
@@ -232,14 +236,14 @@ export async function collectInRanges(
 
 	// Ranges in the order they are handed over: ascending oldest first, descending newest first.
 	const ranges: Range[] = [head];
-	const first = timeOf(head.firstSeen ?? {}, plan.field);
-	// Records per ms left: the count the server gave, else the density of the first pages.
-	const prior = walk.totalCount !== undefined ? (walk.totalCount - head.records.length) / (Math.abs(farEnd - head.last.time) + 1) : head.records.length / (Math.abs(head.last.time - first) + 1);
-	// Ranges: at most one per PAGES_WORTH_A_SPLIT pages the count says are left (no bound without a count).
-	const most = walk.totalCount === undefined ? Number.POSITIVE_INFINITY : Math.max(2, Math.floor((walk.totalCount - head.records.length) / (PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX)));
-	// The first range's own density counts from here.
-	head.from = head.last.time;
-	head.base = head.records.length;
+	// Records per ms left: from the count the server gave; without one, the density of the last
+	// records read (the first pages may lie well before a burst of records, e.g. an import).
+	const left = walk.totalCount === undefined ? undefined : walk.totalCount - head.records.length;
+	const recent = head.records.slice(-RECENT_RECORDS);
+	const recentSpan = Math.abs(timeOf(recent[recent.length - 1] ?? {}, plan.field) - timeOf(recent[0] ?? {}, plan.field)) + 1;
+	const prior = left === undefined ? recent.length / recentSpan : left / (Math.abs(farEnd - head.last.time) + 1);
+	// Ranges: at most one per PAGES_WORTH_A_SPLIT pages the count says are left.
+	const most = left === undefined ? limit.ceiling : Math.max(2, Math.floor(left / (PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX)));
 	const walks: Array<Promise<void>> = [];
 	let walking = 0;
 	const run = (range: Range, first: Promise<void>) => {
