@@ -6,13 +6,11 @@ import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
 import { idKey, sameId } from './ids';
 import { readListPage } from './listPage';
 import type { ResourceDefinition } from './registry';
+import { PAGES_WORTH_A_SPLIT, type Range, splitLargest } from './rangeSplit';
+import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START, Slots, WaitingMeter } from './rangeWorth';
 import type { ApiContext, ApiRequest, Query } from './transport';
-
-/**
- * How many ranges Return All reads at once. Four cursors make 1,000 pages 150 ms away take about a
- * quarter of one cursor's time, with no more list requests in flight than a few batched reads.
- */
-export const RANGES_IN_FLIGHT = 4;
+import { AdaptiveLimit } from './transport/adaptiveLimit';
+import { type AttemptReport, gateFor } from './transport/rateGate';
 
 /** A Return All that may be read in ranges of the creation timestamp, in the order asked for. */
 export interface RangePlan {
@@ -22,18 +20,10 @@ export interface RangePlan {
 
 /**
  * Pages read with one cursor before ranges are considered: a listing this short costs exactly its
- * pages, as before; only a longer one pays a probe and one page per range boundary.
+ * pages, as before; only a longer one, read while the node mostly waited (rangeWorth.ts), pays a
+ * probe and one page per range boundary.
  */
 export const PAGES_BEFORE_RANGES = 3;
-
-/**
- * Ranges pay where waiting dominates: when the first pages came back faster than this each (a
- * server next door), parallel walks only add the probe and the boundary pages and compete for the
- * CPU parsing pages; the same cursor then goes on alone. Production keeps 40 ms; tests of the
- * ranges themselves set 0 (and restore it), so that a server on loopback is read in ranges too.
- */
-export const RANGES_WORTH_MS_PER_PAGE = 40;
-export const rangeTiming = { worthMsPerPage: RANGES_WORTH_MS_PER_PAGE };
 
 /**
  * The order Return All reads in when none is asked for: the creation timestamp, where the list
@@ -68,20 +58,8 @@ export function rangePlan(resource: ResourceDefinition, request: ApiRequest): Ra
 	return { field, direction: query[QUERY.orderDirection] === 'desc' ? 'desc' : 'asc' };
 }
 
-/** One range: records with lower ≤ timestamp < upper (ms; undefined: unbounded), in the plan's direction. */
-interface Range {
-	lower?: number;
-	upper?: number;
-	records: IDataObject[];
-	/** The first record the server sent this range (kept or not): the previous range's hand-over. */
-	firstSeen?: IDataObject;
-	/** The record past the range's end that stopped its walk; undefined: the listing ended. */
-	stoppedAt?: IDataObject;
-	/** For the first pages only: stop after this many, keeping the cursor in `after`. */
-	pagesLeft?: number;
-	after?: string;
-}
-
+/** Without a count, the density ahead is judged from this many of the last records read. */
+const RECENT_RECORDS = 50;
 /** Why ranges were given up: the caller then reads with one cursor, which gives the exact answer. */
 export type RangesRefused = { refused: string };
 
@@ -96,6 +74,12 @@ interface Walk {
 	/** A range failed with an error: the others stop at their next page. */
 	failed?: boolean;
 	itemIndex?: number;
+	/** Requests in flight, under the adaptive limit. */
+	slots: Slots;
+	/** The listing's size, when the server gave a believable one with the first pages. */
+	totalCount?: number;
+	/** After every page: more ranges where the limit allows. */
+	onPage?: () => void;
 }
 
 const timeOf = (record: IDataObject, field: string): number => (typeof record[field] === 'string' ? Date.parse(record[field]) : Number.NaN);
@@ -110,7 +94,9 @@ async function page(walk: Walk, query: Query, first: number, after: string | und
 		);
 	}
 	walk.requests++;
+	await walk.slots.take();
 	const [answer] = await Promise.allSettled([readListPage.call(walk.context, { ...walk.request, query }, { first, after, itemIndex: walk.itemIndex })]);
+	walk.slots.give();
 	if (answer.status === 'fulfilled') return answer.value;
 	// 400: the server refuses the order or the range filter this package added; one cursor reads without.
 	if ((answer.reason as { httpCode?: unknown }).httpCode === '400') {
@@ -162,11 +148,20 @@ function refuse(walk: Walk, why: string): true {
 }
 
 /** Walks one range from `after` (undefined: its start) until past its end or the listing's end. */
-async function walkRange(walk: Walk, range: Range, query: Query, after: string | undefined, last: { time: number }, followed = new Set<string>()): Promise<void> {
+async function walkRange(walk: Walk, range: Range, query: Query, after: string | undefined, followed = new Set<string>()): Promise<void> {
 	for (;;) {
 		if (walk.refused !== undefined || walk.failed) return;
 		const next = await page(walk, query, PAGE_SIZE_MAX, after);
-		if (take(walk, range, next.records, last) || next.endCursor === undefined) return;
+		if (range.pagesLeft !== undefined) walk.totalCount = next.totalCount;
+		const before = range.records.length;
+		const ended = take(walk, range, next.records, range.last);
+		// The density a range shows is its last page's: records cluster (an import), spans between are sparse.
+		if (range.records.length - before >= 2) [range.from, range.base] = [timeOf(range.records[before], walk.plan.field), before];
+		if (ended || next.endCursor === undefined) {
+			range.done = true;
+			walk.onPage?.();
+			return;
+		}
 		if (range.pagesLeft !== undefined && --range.pagesLeft <= 0) {
 			range.after = next.endCursor;
 			return;
@@ -178,6 +173,7 @@ async function walkRange(walk: Walk, range: Range, query: Query, after: string |
 		}
 		followed.add(digest);
 		after = next.endCursor;
+		walk.onPage?.();
 	}
 }
 
@@ -191,21 +187,14 @@ function joined(ranges: Range[]): boolean {
 	return ranges.every((range, index) => index === 0 || handedOver(ranges[index - 1].stoppedAt, range.firstSeen));
 }
 
-/** Range boundaries between the oldest and newest timestamps, whole milliseconds, strictly increasing. */
-function boundaries(low: number, high: number): number[] {
-	const cuts: number[] = [];
-	for (let index = 1; index < RANGES_IN_FLIGHT; index++) {
-		const cut = low + Math.floor(((high - low + 1) * index) / RANGES_IN_FLIGHT);
-		if (cut > low && cut <= high && cut > (cuts[cuts.length - 1] ?? low)) cuts.push(cut);
-	}
-	return cuts;
-}
-
 /**
- * Return All in up to RANGES_IN_FLIGHT disjoint ranges of the creation timestamp, each walked with
- * its own cursor at the same time, handed over in the plan's order: the first PAGES_BEFORE_RANGES
- * pages are read as one cursor would; only when more follow, one more record (the other end) gives
- * the span left to cut, and the first range goes on with the cursor already open.
+ * Return All in disjoint ranges of the creation timestamp, each walked with its own cursor at the
+ * same time, handed over in the plan's order. The first PAGES_BEFORE_RANGES pages are read as one
+ * cursor would; only when more follow and the node mostly waited for them (rangeWorth.ts), one more
+ * record (the other end) gives the span left, and ranges are cut from it as the in-flight limit
+ * allows: it starts at RANGES_START and adapts as the writes' limit does (more while answers come
+ * as quickly, half on 429, 503 or slower answers), never above `maxInFlight`. Each cut halves the
+ * range with the most left to read (rangeSplit.ts); the first range goes on with the cursor open.
  * Answers a RangesRefused instead of records when the server gives reason to doubt a range; the
  * caller reads with one cursor then. Errors of the API (after the transport's retries) are thrown.
  */
@@ -213,56 +202,91 @@ export async function collectInRanges(
 	this: ApiContext,
 	request: ApiRequest,
 	plan: RangePlan,
-	options: { maxRequests?: number; itemIndex?: number } = {},
+	options: { maxRequests?: number; itemIndex?: number; maxInFlight?: number } = {},
 ): Promise<IDataObject[] | RangesRefused> {
-	const walk: Walk = { context: this, plan, request, budget: options.maxRequests ?? HTTP.walkMaxRequests, requests: 0, ids: new Set(), itemIndex: options.itemIndex };
+	const limit = new AdaptiveLimit(options.maxInFlight ?? MAX_IN_FLIGHT_DEFAULT, RANGES_START, true);
+	const walk: Walk = { context: this, plan, request, budget: options.maxRequests ?? HTTP.walkMaxRequests, requests: 0, ids: new Set(), itemIndex: options.itemIndex, slots: new Slots(() => limit.current()) };
 	const asc = plan.direction === 'asc';
 	const start = () => ({ time: asc ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY });
 	// The first pages, with one cursor and no bound: a short listing ends here.
-	const head: Range = { records: [], pagesLeft: PAGES_BEFORE_RANGES };
-	const headLast = start();
+	const head: Range = { records: [], pagesLeft: PAGES_BEFORE_RANGES, last: start() };
 	const followed = new Set<string>();
-	const headStarted = Date.now();
-	await walkRange(walk, head, ordered(walk, plan.direction), undefined, headLast, followed);
+	// The waiting is measured after the first page (which pays for the run's start: credentials, a token).
+	let meter: WaitingMeter | undefined;
+	walk.onPage = () => (meter ??= new WaitingMeter());
+	let waitingShare = 0;
+	try {
+		await walkRange(walk, head, ordered(walk, plan.direction), undefined, followed);
+	} finally {
+		waitingShare = meter?.stop() ?? 0;
+		walk.onPage = undefined;
+	}
 	if (walk.refused !== undefined) return { refused: walk.refused };
 	if (head.after === undefined) return head.records;
-	if (Date.now() - headStarted < rangeTiming.worthMsPerPage * PAGES_BEFORE_RANGES) {
-		const rest: Range = { records: head.records };
-		await walkRange(walk, rest, ordered(walk, plan.direction), head.after, headLast, followed);
-		return walk.refused !== undefined ? { refused: walk.refused } : rest.records;
+	head.pagesLeft = undefined;
+	if (waitingShare < rangeTiming.worthWaitingShare || limit.ceiling === 1) {
+		await walkRange(walk, head, ordered(walk, plan.direction), head.after, followed);
+		return walk.refused !== undefined ? { refused: walk.refused } : head.records;
 	}
 
 	const otherEnd = await page(walk, ordered(walk, asc ? 'desc' : 'asc'), 1, undefined);
 	if (walk.refused !== undefined) return { refused: walk.refused };
-	// What is left lies between the last record read and the other end.
-	const ends = [headLast.time, timeOf(otherEnd.records[0] ?? {}, plan.field)];
-	if (ends.some(Number.isNaN)) return { refused: `no readable ${plan.field} at the ends` };
-	const cuts = boundaries(Math.min(...ends), Math.max(...ends));
-	// Ranges in the order they are handed over: ascending oldest first, descending newest first.
-	const edges: Array<number | undefined> = [undefined, ...cuts, undefined];
-	const ranges: Range[] = edges.slice(1).map((upper, index) => ({ lower: edges[index], upper, records: [] }));
-	if (!asc) ranges.reverse();
-	// The first range goes on from the pages already read.
-	ranges[0].records = head.records;
-	ranges[0].firstSeen = head.firstSeen;
+	const farEnd = timeOf(otherEnd.records[0] ?? {}, plan.field);
+	if (Number.isNaN(farEnd) || Number.isNaN(head.last.time)) return { refused: `no readable ${plan.field} at the ends` };
 
-	const settled = await Promise.allSettled(
-		ranges.map(async (range, index) => {
-			const bound = asc ? range.lower : range.upper;
-			let completed = false;
-			try {
-				if (index === 0) {
-					await walkRange(walk, range, ordered(walk, plan.direction), head.after, headLast, followed);
-				} else {
-					const filter = { op: asc ? 'gte' : 'lt', value: new Date(bound as number).toISOString() };
-					await walkRange(walk, range, ordered(walk, plan.direction, filter), undefined, start());
-				}
-				completed = true;
-			} finally {
-				if (!completed) walk.failed = true;
-			}
-		}),
-	);
+	// Ranges in the order they are handed over: ascending oldest first, descending newest first.
+	const ranges: Range[] = [head];
+	// Records per ms left: from the count the server gave; without one, the density of the last
+	// records read (the first pages may lie well before a burst of records, e.g. an import).
+	const left = walk.totalCount === undefined ? undefined : walk.totalCount - head.records.length;
+	const recent = head.records.slice(-RECENT_RECORDS);
+	const recentSpan = Math.abs(timeOf(recent[recent.length - 1] ?? {}, plan.field) - timeOf(recent[0] ?? {}, plan.field)) + 1;
+	const prior = left === undefined ? recent.length / recentSpan : left / (Math.abs(farEnd - head.last.time) + 1);
+	// Ranges: at most one per PAGES_WORTH_A_SPLIT pages the count says are left.
+	const most = left === undefined ? limit.ceiling : Math.max(2, Math.floor(left / (PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX)));
+	const walks: Array<Promise<void>> = [];
+	let walking = 0;
+	const run = (range: Range, first: Promise<void>) => {
+		walking++;
+		let completed = false;
+		const done = first.then(() => void (completed = true)).finally(() => {
+			walking--;
+			range.done = true;
+			if (!completed) walk.failed = true;
+		});
+		walks.push(done);
+	};
+	const spawn = () => {
+		while (walk.refused === undefined && !walk.failed && walking < limit.current()) {
+			const fresh = splitLargest(ranges, asc, farEnd, prior, most);
+			if (fresh === undefined) return;
+			const bound = (asc ? fresh.lower : fresh.upper) as number;
+			const filter = { op: asc ? 'gte' : 'lt', value: new Date(bound).toISOString() };
+			run(fresh, walkRange(walk, fresh, ordered(walk, plan.direction, filter), undefined));
+		}
+	};
+	const gate = gateFor(this);
+	// A refusal while more requests are out than the limit allows now answers one sent above it (a
+	// retry among them): the limit already came down for it.
+	const observer = (report: AttemptReport) => {
+		const refusal = report.status === 429 || report.status === 503;
+		if (!refusal || walk.slots.holding() <= limit.current()) limit.report(report);
+	};
+	gate.observe(observer);
+	walk.onPage = spawn;
+	try {
+		run(head, walkRange(walk, head, ordered(walk, plan.direction), head.after, followed));
+		spawn();
+		// Ranges cut while others run join the list: wait until no walk is left.
+		for (let seen = 0; seen < walks.length; ) {
+			seen = walks.length;
+			await Promise.allSettled(walks.slice(0, seen));
+		}
+	} finally {
+		gate.unobserve(observer);
+		walk.onPage = undefined;
+	}
+	const settled = await Promise.allSettled(walks);
 	const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
 	if (failure) throw failure.reason;
 	if (walk.refused !== undefined) return { refused: walk.refused };

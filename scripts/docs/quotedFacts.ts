@@ -9,8 +9,9 @@ import { join } from 'node:path';
 
 import { LARGE_DEFAULT } from '../../bench/latency';
 import { HTTP } from '../../nodes/shared/apiChoices';
-import { PAGES_BEFORE_RANGES, RANGES_IN_FLIGHT, RANGES_WORTH_MS_PER_PAGE } from '../../nodes/shared/rangedWalk';
-import { ADAPTIVE_START } from '../../nodes/PersonnelData/actions/adaptiveLimit';
+import { PAGES_BEFORE_RANGES } from '../../nodes/shared/rangedWalk';
+import { MAX_IN_FLIGHT_DEFAULT, RANGES_START, RANGES_WORTH_WAITING_PERCENT } from '../../nodes/shared/rangeWorth';
+import { ADAPTIVE_START } from '../../nodes/shared/transport/adaptiveLimit';
 import { CONCURRENCY_MAX, concurrencyOption, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/PersonnelData/actions/read/recordsWhere';
 import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
@@ -86,8 +87,9 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Trigger: a poll counts as hung after (minutes)', expected: LEASE_STALE_MS / 60_000, pattern: rx(String.raw`no progress for N minutes`) },
 	{ fact: 'Trigger: wait for a late save (s)', expected: SAVE_WAIT_MS / 1000, pattern: rx(String.raw`within N s of a poll that sent reads`) },
 	{ fact: 'Return All: pages read with one cursor before ranges', expected: PAGES_BEFORE_RANGES, pattern: rx(String.raw`reads the first N pages with one cursor`) },
-	{ fact: 'Return All: pages slower than this are read on in ranges (ms)', expected: RANGES_WORTH_MS_PER_PAGE, pattern: rx(String.raw`\(over N ms each`) },
-	{ fact: 'Return All: ranges at once', expected: RANGES_IN_FLIGHT, pattern: rx(String.raw`up to \*\*N ranges`) },
+	{ fact: 'Return All: ranges when the node waited this share of the time (%)', expected: RANGES_WORTH_WAITING_PERCENT, pattern: rx(String.raw`idle at least N % of the time`) },
+	{ fact: 'Return All: requests in flight at the start of the ranges', expected: RANGES_START, pattern: rx(String.raw`ranges start with N requests in flight`) },
+	{ fact: 'Return All: Max Requests in Flight default', expected: MAX_IN_FLIGHT_DEFAULT, pattern: rx(String.raw`Max Requests in Flight\* \(default N\)`) },
 	{ fact: 'Listings: Max Requests default', expected: HTTP.walkMaxRequests, pattern: rx(String.raw`Max Requests\* \(default N\)`) },
 	{ fact: 'Trigger: model-test timelines per npm test', expected: numberIn('test/unit/changeFeed/changeFeed.property.test.ts', /FEED_RUNS \?\? (\d+)/), pattern: rx(String.raw`\x60npm test\x60 runs N timelines`) },
 	{ fact: 'Trigger: model-test timelines in CI', expected: numberIn('.ci/run', /FEED_RUNS=(\d+)/), pattern: rx(String.raw`timelines and CI N \(`) },

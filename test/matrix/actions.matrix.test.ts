@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { evaluateRule } from '../../scripts/simulator/conditions';
 import { useTestBed } from '../nodes/setup';
-import { rangeTiming } from '../../nodes/shared/rangedWalk';
+import { rangeTiming } from '../../nodes/shared/rangeWorth';
 import { apiRequests, byId, jsonOf, outputOf, run } from '../nodes/personnelData/helpers';
 import { profilesFor, sameIds } from './profiles';
 
@@ -44,8 +44,8 @@ describe.each(PROFILES)('Actions against server profile $name', ({ variation }) 
 			sim().clock.advance(2_000_000);
 		}
 		const reference = jsonOf(await run(bed, { resource: 'employee', operation: 'getMany', limit: 1_000_000, simplify: false }));
-		const timing = rangeTiming.worthMsPerPage;
-		rangeTiming.worthMsPerPage = 0;
+		const timing = rangeTiming.worthWaitingShare;
+		rangeTiming.worthWaitingShare = 0;
 		try {
 			const result = await run(bed, { resource: 'employee', operation: 'getMany', returnAll: true, simplify: false });
 			expect(result.error?.message).toBeUndefined();
@@ -59,7 +59,7 @@ describe.each(PROFILES)('Actions against server profile $name', ({ variation }) 
 			if (oldestFirst) expect(ranged).toBe(true);
 			else expect(records.map((record) => record.id)).toEqual(reference.map((record) => record.id));
 		} finally {
-			rangeTiming.worthMsPerPage = timing;
+			rangeTiming.worthWaitingShare = timing;
 		}
 	});
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { rangeTiming } from '../../nodes/shared/rangedWalk';
+import { rangeTiming, RANGES_WORTH_WAITING_SHARE } from '../../nodes/shared/rangeWorth';
 import type { NodeRuntime } from '../../scripts/harness';
 import type { HostileRequest } from './hostileServer';
 import { HostileServer, page, runtimeFor, sendJson } from './hostileServer';
@@ -62,8 +62,8 @@ describe('Return All in ranges against servers with other choices', () => {
 	let server: HostileServer;
 	let runtime: NodeRuntime;
 	// Ranges even on loopback, where they would not pay (rangedWalk.ts).
-	beforeAll(() => (rangeTiming.worthMsPerPage = 0));
-	afterAll(() => (rangeTiming.worthMsPerPage = 40));
+	beforeAll(() => (rangeTiming.worthWaitingShare = 0));
+	afterAll(() => (rangeTiming.worthWaitingShare = RANGES_WORTH_WAITING_SHARE));
 	beforeEach(async () => {
 		server = await new HostileServer().start();
 		runtime = runtimeFor(server);
@@ -120,5 +120,35 @@ describe('Return All in ranges against servers with other choices', () => {
 		const ranged = await execute(returnAll('asc'));
 		expect(ranged.error).toBeUndefined();
 		expect(ranged.ids).toEqual(employees.map((row) => String(row.id)));
+	});
+
+	describe('at the production share: ranges where the node mostly waits for the first pages', () => {
+		beforeAll(() => (rangeTiming.worthWaitingShare = RANGES_WORTH_WAITING_SHARE));
+		afterAll(() => (rangeTiming.worthWaitingShare = 0));
+		const ranged = () => server.apiRequests().some((request) => request.query.get('filters[inserted_at][op]') !== null);
+
+		it('a server in this process that keeps it busy for each page (nothing to wait for): the same cursor goes on alone', async () => {
+			const honest = listing({});
+			server.api = (request, response) => {
+				const until = performance.now() + 15;
+				while (performance.now() < until);
+				honest(request, response);
+			};
+			const result = await execute(atDefaults);
+			expect(result.ids).toHaveLength(COUNT);
+			expect(ranged()).toBe(false);
+		});
+
+		it('a server that answers each page 20 ms later (the node waits): ranges, the same answer as one cursor', async () => {
+			const honest = listing({});
+			server.api = async (request, response) => {
+				await new Promise((resolve) => setTimeout(resolve, 20));
+				honest(request, response);
+			};
+			const reference = await execute(unorderedCursor);
+			const result = await execute(atDefaults);
+			expect(result.ids).toEqual(reference.ids);
+			expect(ranged()).toBe(true);
+		});
 	});
 });

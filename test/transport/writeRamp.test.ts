@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { ADAPTIVE_START } from '../../nodes/PersonnelData/actions/adaptiveLimit';
+import { ADAPTIVE_START } from '../../nodes/shared/transport/adaptiveLimit';
 import { WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import type { NodeRuntime } from '../../scripts/harness';
 import { HostileServer, runtimeFor } from './hostileServer';

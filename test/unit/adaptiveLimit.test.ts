@@ -1,4 +1,4 @@
-import { AdaptiveLimit } from '../../nodes/PersonnelData/actions/adaptiveLimit';
+import { AdaptiveLimit } from '../../nodes/shared/transport/adaptiveLimit';
 
 /** The writes' limit alone, fed the attempts' answers as the transport reports them. */
 describe('AdaptiveLimit', () => {

@@ -5,7 +5,7 @@ import { toNodeError } from '../../shared/errors';
 import { resourceByValue } from '../../shared/registry';
 import { checkWholeNumber } from '../../shared/validation';
 import { gateFor, NotSentAfterFailure } from '../../shared/transport/rateGate';
-import { AdaptiveLimit } from './adaptiveLimit';
+import { AdaptiveLimit } from '../../shared/transport/adaptiveLimit';
 import type { InFlightLimit } from './concurrency';
 import { CONCURRENCY_MAX, mapConcurrently, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from './concurrency';
 import { NODE_VERSION_COLUMNS } from './versions';

@@ -40,6 +40,12 @@ export class RateGate {
 		this.observers.push(observer);
 	}
 
+	/** `observer` hears of no attempt from now on (a listing that ended). */
+	unobserve(observer: (report: AttemptReport) => void): void {
+		const index = this.observers.indexOf(observer);
+		if (index >= 0) this.observers.splice(index, 1);
+	}
+
 	report(report: AttemptReport): void {
 		for (const observer of this.observers) observer(report);
 	}

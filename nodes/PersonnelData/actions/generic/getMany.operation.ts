@@ -5,7 +5,8 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { readListQuery } from '../../../shared/listQuery/parse';
 import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords, maxRequestsOption, readMaxRequests } from '../../../shared/pagination';
-import { collectInRanges, PAGES_BEFORE_RANGES, RANGES_IN_FLIGHT, rangeField, rangePlan, RANGES_WORTH_MS_PER_PAGE } from '../../../shared/rangedWalk';
+import { collectInRanges, PAGES_BEFORE_RANGES, rangeField, rangePlan } from '../../../shared/rangedWalk';
+import { maxInFlightOption, readMaxInFlight } from '../../../shared/rangeWorth';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';
 import type { ApiRequest } from '../../../shared/transport';
@@ -18,7 +19,7 @@ export function unorderedReturnAll(resource: ResourceDefinition): string {
 	const field = rangeField(resource);
 	return field === undefined
 		? 'in the API\'s own order, one page after another'
-		: `oldest first by ${field}; after ${PAGES_BEFORE_RANGES} pages that took over ${RANGES_WORTH_MS_PER_PAGE} ms each, read in up to ${RANGES_IN_FLIGHT} ranges at once (in the API's own order if it refuses that)`;
+		: `oldest first by ${field}; when the first ${PAGES_BEFORE_RANGES} pages show the node mostly waiting for the API, the rest is read in ranges side by side, up to Options › Max Requests in Flight at once (in the API's own order if it refuses that)`;
 }
 
 const paginationProperties = (resource: ResourceDefinition): INodeProperties[] => [
@@ -43,6 +44,7 @@ const paginationProperties = (resource: ResourceDefinition): INodeProperties[] =
 
 function optionsProperty(resource: ResourceDefinition): INodeProperties {
 	const options: INodeProperties[] = [selectOption(), ...orderOptions(resource), maxRequestsOption];
+	if (rangeField(resource) !== undefined) options.push(maxInFlightOption);
 	if (hasDatedValues(resource)) options.push(datedValuesAsOfOption);
 	if (resource.paths.shape) {
 		options.push({
@@ -85,12 +87,13 @@ export const getMany: Operation<'getMany'> = {
 		const returnAll = read('returnAll', false);
 		const limit = returnAll ? undefined : checkWholeNumber(read<unknown>('limit', 50), 'Limit', 1, LIMIT_MAX);
 		const maxRequests = readMaxRequests(options.maxRequests);
+		const maxInFlight = readMaxInFlight(options.maxInFlight);
 		const simplify = read('simplify', false);
 		const day = asOfDay(options.asOfDate);
 		const plan = limit === undefined ? rangePlan(resource, request) : undefined;
 		const collect = async () => {
 			if (plan) {
-				const inRanges = await collectInRanges.call(this, request, plan, { itemIndex, maxRequests });
+				const inRanges = await collectInRanges.call(this, request, plan, { itemIndex, maxRequests, maxInFlight });
 				if (Array.isArray(inRanges)) return inRanges;
 				// Ranges refused (see rangedWalk.ts): one cursor, as the user asked, gives the exact answer.
 			}

@@ -1,4 +1,4 @@
-import type { AttemptReport } from '../../shared/transport/rateGate';
+import type { AttemptReport } from './rateGate';
 
 /** Where the writes' adaptive limit starts: a systematic failure (every write refused) costs at most this many writes. */
 export const ADAPTIVE_START = 4;
@@ -42,8 +42,21 @@ export class AdaptiveLimit {
 	/** The highest value reached, for tests and measurements. */
 	peak: number;
 
-	constructor(readonly ceiling: number) {
-		this.value = Math.max(1, Math.min(ceiling, ADAPTIVE_START));
+	/** With `stayBelowRefusal`: after a 429 or 503 it never again reaches the value refused at. */
+	private refusedAt = Number.POSITIVE_INFINITY;
+
+	/**
+	 * `start`: where it begins (the writes: ADAPTIVE_START; the ranged reads: RANGES_START).
+	 * `stayBelowRefusal` (the ranged reads): a server that refused at N in flight is taken at its
+	 * word for the rest of the listing, instead of being asked again every few rounds: a refusal
+	 * pauses every request of the run (rateGate.ts), which costs a read more than it gains.
+	 */
+	constructor(
+		readonly ceiling: number,
+		start = ADAPTIVE_START,
+		private readonly stayBelowRefusal = false,
+	) {
+		this.value = Math.max(1, Math.min(ceiling, start));
 		this.peak = this.value;
 	}
 
@@ -77,7 +90,7 @@ export class AdaptiveLimit {
 	private grow(): void {
 		// Quick growth stops at its bound; one per round takes it on from there.
 		const bound = this.value < this.quicklyUpTo ? this.quicklyUpTo : Number.POSITIVE_INFINITY;
-		this.value = Math.min(this.ceiling, bound, this.value + 1);
+		this.value = Math.min(this.ceiling, bound, this.refusedAt - 1, this.value + 1);
 		this.peak = Math.max(this.peak, this.value);
 	}
 
@@ -85,6 +98,7 @@ export class AdaptiveLimit {
 		if (startedAt < this.decreasedAt) return;
 		this.successes = 0;
 		const before = this.value;
+		if (refused && this.stayBelowRefusal) this.refusedAt = Math.max(2, Math.min(this.refusedAt, before));
 		this.value = Math.max(1, Math.floor(this.value / 2));
 		// A refusal ends quick growth for the run (the server said where its limit is); a rise in
 		// latency alone (no refusal yet) lets it grow quickly back to where it rose.
