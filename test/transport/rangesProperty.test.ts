@@ -119,5 +119,6 @@ describe('Return All in ranges, adaptive in flight: the records of one cursor (p
 		);
 		// Not a property of one cursor only: most listings were long enough to be read in ranges.
 		expect(inRanges).toBeGreaterThan(5);
-	});
+		// About 2 s alone; a full `npm test` on 2 busy cores once took over a minute.
+	}, 240_000);
 });
