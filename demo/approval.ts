@@ -72,7 +72,10 @@ async function waitingForApproval(server: N8nServer, executionId: string): Promi
 
 /** Polls until the resumed execution has finished; fails the check unless it succeeded. */
 async function finished(server: N8nServer, executionId: string): Promise<ExecutionDetails> {
-	const execution = await pollExecution(server, executionId, 'finished after the decision', (e) => !UNFINISHED.includes(e.status) && e.data?.resultData !== undefined);
+	// n8n 1.x may report the waiting execution as a success for a moment while it resumes it: a
+	// success counts only once a node after the approval (Apply or Rejected) has run.
+	const decided = (e: ExecutionDetails) => [APPROVAL_NODES.apply, APPROVAL_NODES.rejected].some((node) => e.data?.resultData?.runData?.[node] !== undefined);
+	const execution = await pollExecution(server, executionId, 'finished after the decision', (e) => !UNFINISHED.includes(e.status) && e.data?.resultData !== undefined && (e.status !== 'success' || decided(e)));
 	if (execution.status !== 'success') throw new CheckFailed(`execution ${executionId} ended "${execution.status}": ${failureOf(execution)}`);
 	return execution;
 }
