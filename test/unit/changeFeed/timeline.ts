@@ -53,8 +53,10 @@ const DEPTS = ['a', 'b', 'c'];
 export class TimelineRun {
 	readonly server: FeedServer;
 	private depts = new Set(DEPTS);
-	/** [clock, depts] of every filter edit. */
-	private readonly edits: Array<{ at: number; depts: Set<string> }> = [];
+	/** The filter of every edit, in order. */
+	private readonly edits: Array<Set<string>> = [];
+	/** Per version: whether it matched the filter in force when committed, and how many edits came before it. */
+	private readonly atCommit = new Map<string, { matched: boolean; edits: number }>();
 	private stored: FeedState;
 	private storedBy = 0;
 	private process = 0;
@@ -70,11 +72,17 @@ export class TimelineRun {
 	constructor(private readonly timeline: Timeline) {
 		this.server = new FeedServer(timeline.profile);
 		for (let index = 0; index < timeline.initial; index++) {
-			this.server.commit(this.idOf(index), DEPTS[index % DEPTS.length]);
+			this.commit(this.idOf(index), DEPTS[index % DEPTS.length]);
 			if (index % 7 === 0) this.server.advance(400);
 		}
 		this.server.advance(1000);
 		this.stored = activationState(this.server.newest(this.depts), this.localNow(), { settleMs: timeline.settleMs, view: this.view(), contentView: 'all fields' });
+	}
+
+	/** A change on the server, noted with the filter in force then (a later, wider filter does not make it an event). */
+	private commit(id: string, dept: string, lateMs = 0): void {
+		const version = this.server.commit(id, dept, lateMs);
+		this.atCommit.set(versionKey(version), { matched: this.depts.has(dept), edits: this.edits.length });
 	}
 
 	private idOf(index: number): string {
@@ -98,11 +106,11 @@ export class TimelineRun {
 	apply(step: Step): void {
 		switch (step.kind) {
 			case 'commit':
-				this.server.commit(this.idOf(step.record), DEPTS[step.dept], step.lateMs);
+				this.commit(this.idOf(step.record), DEPTS[step.dept], step.lateMs);
 				break;
 			case 'burst':
 				// A bulk import: many new records at one clock reading.
-				for (let index = 0; index < step.size; index++) this.server.commit(this.idOf(1000 + this.nextId++), DEPTS[step.dept]);
+				for (let index = 0; index < step.size; index++) this.commit(this.idOf(1000 + this.nextId++), DEPTS[step.dept]);
 				break;
 			case 'remove':
 				this.server.remove(this.idOf(step.record));
@@ -112,7 +120,7 @@ export class TimelineRun {
 				break;
 			case 'edit':
 				this.depts = new Set(step.depts.map((index) => DEPTS[index]));
-				this.edits.push({ at: this.server.clock, depts: new Set(this.depts) });
+				this.edits.push(new Set(this.depts));
 				break;
 			case 'poll':
 				this.poll(step.fate, step.during);
@@ -143,7 +151,7 @@ export class TimelineRun {
 					continue;
 				}
 				feed.page(page);
-				if (pages === 1) for (const change of during) this.server.commit(this.idOf(change.record), DEPTS[change.dept]);
+				if (pages === 1) for (const change of during) this.commit(this.idOf(change.record), DEPTS[change.dept]);
 				this.server.advance(20);
 			}
 			({ deliveries, state } = feed.finish());
@@ -219,17 +227,25 @@ export class TimelineRun {
 		return polls;
 	}
 
-	/** Versions the feed must have sent: the final version of every record that still matches, committed after activation, late by less than the window. */
+	/**
+	 * Versions the feed must have sent: the final version of every record, committed after
+	 * activation, late by less than the window, that matched every filter in force from its commit
+	 * on. (One that matched only a filter set later may be sent, if the edit came within the window:
+	 * "changes since the position that match the new settings".)
+	 */
 	required(): Version[] {
 		const margin = 1000;
-		return [...this.server.current.values()].filter(
-			(version) =>
+		return [...this.server.current.values()].filter((version) => {
+			const atCommit = this.atCommit.get(versionKey(version));
+			return (
+				atCommit !== undefined &&
+				atCommit.matched &&
+				this.edits.slice(atCommit.edits).every((depts) => depts.has(version.dept)) &&
 				version.committedAt >= this.activatedAt &&
 				version.lateMs + margin <= this.timeline.settleMs &&
-				this.depts.has(version.dept) &&
-				this.edits.every((edit) => edit.at <= version.committedAt || edit.depts.has(version.dept)) &&
-				!this.lostExcused.has(versionKey(version)),
-		);
+				!this.lostExcused.has(versionKey(version))
+			);
+		});
 	}
 
 	/** The promise, as a list of violations (empty: kept). */
