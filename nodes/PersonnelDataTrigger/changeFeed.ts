@@ -164,7 +164,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 				`the API refused the cursor inside the ${pass.deepest}+ records sharing ${pass.reached ?? 'one time'} before the listing got past them; if this repeats every poll, more records share that time than one poll reads and the cursor does not live until the next poll: raise Time Budget per Poll or poll more often`,
 			);
 		}
-		this.restartWalk(pass.reached ?? pass.from);
+		// After a jump to the next range (`nextFrom`), the walk's start is later than `reached`.
+		this.restartWalk(pass.reached === null || pass.from === null ? (pass.reached ?? pass.from) : laterOf(pass.reached, pass.from));
 	}
 
 	private restartWalk(from: string | null): void {
@@ -187,6 +188,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		const pageAfter = pass.after;
 		const pageFrom = pass.from;
 		for (const record of page.records) {
+			if (page.nextFrom !== undefined && compareTimestamps(record.at, page.nextFrom) >= 0) throw new FeedError(`a range's page holds a record changed at ${record.at}, at or past its end ${page.nextFrom}`);
 			if (this.capped) {
 				// Cut inside the page: it is read again, and the part sent is skipped then.
 				pass.after = pageAfter;
@@ -200,6 +202,15 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 				return;
 			}
 			this.accept(record, pass);
+		}
+		if (page.nextFrom !== undefined) {
+			// The range ended: a new walk from the next range's start reads on (feedRanges.ts).
+			if (pass.from !== null && compareTimestamps(page.nextFrom, pass.from) <= 0) throw new FeedError(`a range ending at ${page.nextFrom} within its own start ${pass.from}`);
+			delete pass.after;
+			pass.from = page.nextFrom;
+			pass.depth = 0;
+			this.newWalk();
+			return;
 		}
 		if (!page.hasNextPage) {
 			this.complete(pass);
@@ -263,6 +274,22 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		// The activation's pass is done: a pass that sends goes on in this poll, and an undo of this
 		// poll goes back to here, never into the activation's pass.
 		this.before = { settled: this.settled, pass: null };
+	}
+
+	/** A lower bound of the server's time now (epoch ms); null: no record read yet. */
+	serverTime(): number | null {
+		const now = this.serverNow();
+		return now === null ? null : Date.parse(minusMs(now, 0));
+	}
+
+	/** Requests the pass may still send (Max Requests bounds a whole pass). */
+	requestsLeft(): number {
+		return this.options.maxRequests - (this.pass?.requests ?? 0);
+	}
+
+	/** Pages read ahead in ranges that this poll could not hand over: they count towards Max Requests. */
+	discarded(pages: number): void {
+		if (this.pass !== null) this.pass.requests += pages;
 	}
 
 	/** This poll's budget is spent: the pass goes on next poll from its cursor. */

@@ -3,9 +3,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE_MAX } from '../shared/apiChoices';
 import { toNodeError } from '../shared/errors';
-import { readListPage } from '../shared/listPage';
+import { type ListPage, readListPage } from '../shared/listPage';
 import { canonicalJson } from '../shared/canonicalJson';
+import { rangeTiming, RANGES_START, MAX_IN_FLIGHT_DEFAULT, WaitingMeter } from '../shared/rangeWorth';
+import { AdaptiveLimit } from '../shared/transport/adaptiveLimit';
+import { type AttemptReport, gateFor } from '../shared/transport/rateGate';
 import { FeedPoll } from './changeFeed';
+import type { RangeRead } from './feedRanges';
+import { FeedRanges } from './feedRanges';
 import { eventKey } from './feedMemory';
 import type { Delivery, FeedRecord, FeedState } from './feedState';
 import { FeedError } from './feedState';
@@ -51,46 +56,79 @@ function listed(context: IPollFunctions, setup: PollSetup, record: IDataObject):
 	return { id: String(id), at, content, record };
 }
 
+/** Pages read with one cursor before ranges are considered: the first pays for the run's start (a token). */
+const PAGES_BEFORE_RANGES = 2;
+
 /**
  * One poll's reading of the feed: `stored` is the feed's state, `confirmed` whether this process
  * stored it (the poll that made it was taken by n8n). Stops reading when the poll's read budget
- * is spent; the feed keeps where it got to.
+ * is spent; the feed keeps where it got to. A pass with pages ahead, read while the node mostly
+ * waited for them (rangeWorth.ts), is read in ranges side by side (feedRanges.ts), as many at
+ * once as the API answers as quickly, adapting as Return All's ranges do.
  */
 export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: FeedState, run: PollRun, confirmed: boolean): Promise<FeedReading> {
 	const feed = new FeedPoll<ListedRecord>(stored, setup.feed, Date.now(), confirmed);
+	const ranges = new FeedRanges<ListedRecord>(feed);
 	const endpoint = `GET ${String(setup.resource.paths.list)}`;
+	const limit = new AdaptiveLimit(MAX_IN_FLIGHT_DEFAULT, RANGES_START, true);
+	const gate = gateFor(this);
+	const observer = (report: AttemptReport) => limit.report(report);
+	const out = new Set<Promise<void>>();
+	let inRanges = false;
+	let meter: WaitingMeter | undefined;
 	let pages = 0;
-	try {
-		for (let read = feed.nextRead(); read !== null; read = feed.nextRead()) {
-			if (pages > 0 && readBudgetSpent(run.clock)) {
-				feed.stop();
-				break;
-			}
-			const query = { ...setup.query, ...oldestFirst(setup), ...(read.from === null ? {} : fieldFilter(setup, 'gte', read.from)) };
-			let page;
-			try {
-				page = await readListPage.call(this, listRequest(setup, query, run), { first: PAGE_SIZE_MAX, after: read.after });
-			} catch (error) {
-				if (read.after !== undefined && isCursorRefusal(error)) {
-					this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor the last poll stopped at; reading again from where it got to');
-					feed.refused();
-					continue;
-				}
-				// A request cut by the poll's deadline ends the poll with what it read.
-				if (pages > 0 && readBudgetSpent(run.clock)) {
-					feed.stop();
-					break;
-				}
-				throw toNodeError(this.getNode(), error);
-			}
-			pages++;
-			run.lease.progress();
-			feed.page({ records: page.records.map((record) => listed(this, setup, record)), endCursor: page.endCursor, hasNextPage: page.hasNextPage });
+	let spent = false;
+	let failure: { error: unknown } | undefined;
+
+	const onPage = (read: RangeRead, page: ListPage) => {
+		pages++;
+		run.lease.progress();
+		ranges.page(read, { records: page.records.map((record) => listed(this, setup, record)), endCursor: page.endCursor, hasNextPage: page.hasNextPage });
+		if (pages === 1) meter = new WaitingMeter();
+		if (pages === PAGES_BEFORE_RANGES && meter !== undefined && meter.stop() >= rangeTiming.worthWaitingShare) {
+			inRanges = true;
+			ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX);
+			gate.observe(observer);
 		}
-		const { deliveries, state } = feed.finish();
+	};
+	const onFailure = (read: RangeRead, error: unknown) => {
+		const refused = read.after !== undefined && isCursorRefusal(error);
+		if (refused) this.logger.info('Personnel Data Trigger: the API no longer accepts the cursor a listing stopped at; reading again from where it got to');
+		if (!ranges.failed(read, refused)) return;
+		// A request cut by the poll's deadline ends the poll with what it read.
+		if (pages > 0 && readBudgetSpent(run.clock)) spent = true;
+		else failure ??= { error };
+	};
+	const start = (read: RangeRead) => {
+		const query = { ...setup.query, ...oldestFirst(setup), ...(read.from === null ? {} : fieldFilter(setup, 'gte', read.from)) };
+		const request: Promise<void> = readListPage
+			.call(this, listRequest(setup, query, run), { first: PAGE_SIZE_MAX, after: read.after })
+			.then(
+				(page) => onPage(read, page),
+				(error: unknown) => onFailure(read, error),
+			)
+			.catch((error: unknown) => void (failure ??= { error }))
+			.finally(() => out.delete(request));
+		out.add(request);
+	};
+
+	try {
+		for (;;) {
+			if (pages > 0 && readBudgetSpent(run.clock)) spent = true;
+			if (!spent && failure === undefined) {
+				const free = (inRanges ? limit.current() : 1) - out.size;
+				if (free > 0) for (const read of ranges.next(free)) start(read);
+			}
+			if (out.size === 0) break;
+			await Promise.race(out);
+		}
+		if (failure !== undefined) throw failure.error;
+		const { deliveries, state } = ranges.finish();
 		return { deliveries, feed: state, warnings: feed.warnings, settledEarly: feed.settledEarly };
 	} catch (error) {
 		if (error instanceof FeedError) throw new NodeOperationError(this.getNode(), `${endpoint}: ${error.message}`);
 		throw toNodeError(this.getNode(), error);
+	} finally {
+		gate.unobserve(observer);
 	}
 }

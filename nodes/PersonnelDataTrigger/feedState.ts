@@ -101,6 +101,11 @@ export interface FeedPage<R extends FeedRecord = FeedRecord> {
 	/** The cursor for the next page, when `hasNextPage`. */
 	endCursor?: string;
 	hasNextPage: boolean;
+	/**
+	 * A range's walk ends here (feedRanges.ts): the pass goes on with a new walk from this
+	 * timestamp, the next range's start, later than every record of the page.
+	 */
+	nextFrom?: string;
 }
 
 /** An answer the model cannot believe, or a bound reached: the poll fails naming it. */

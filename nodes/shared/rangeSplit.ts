@@ -3,14 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { PAGE_SIZE_MAX } from './apiChoices';
 
 /** One range: records with lower ≤ timestamp < upper (ms; undefined: unbounded), in the plan's direction. */
-export interface Range {
+export interface Range<T = IDataObject> {
 	lower?: number;
 	upper?: number;
-	records: IDataObject[];
+	records: T[];
 	/** The first record the server sent this range (kept or not): the previous range's hand-over. */
-	firstSeen?: IDataObject;
+	firstSeen?: T;
 	/** The record past the range's end that stopped its walk; undefined: the listing ended. */
-	stoppedAt?: IDataObject;
+	stoppedAt?: T;
 	/** For the first pages only: stop after this many, keeping the cursor in `after`. */
 	pagesLeft?: number;
 	after?: string;
@@ -27,7 +27,7 @@ export interface Range {
 export const PAGES_WORTH_A_SPLIT = 2;
 
 /** Where a range's walk stands and where it ends, in its direction: the span it has left (ms). */
-function remaining(range: Range, asc: boolean, farEnd: number): { position: number; end: number } {
+function remaining<T>(range: Range<T>, asc: boolean, farEnd: number): { position: number; end: number } {
 	if (asc) {
 		const position = Number.isFinite(range.last.time) ? range.last.time : (range.lower ?? farEnd);
 		return { position, end: range.upper ?? farEnd + 1 };
@@ -41,7 +41,7 @@ function remaining(range: Range, asc: boolean, farEnd: number): { position: numb
  * (what the listing's count or first pages say). A dense burst (many records in a short span, e.g.
  * an import) is split where the records are.
  */
-function densityOf(range: Range, prior: number): number {
+function densityOf<T>(range: Range<T>, prior: number): number {
 	const read = range.records.length - (range.base ?? 0);
 	if (range.from === undefined || !Number.isFinite(range.last.time) || read < 2) return prior;
 	const span = Math.abs(range.last.time - range.from);
@@ -57,10 +57,11 @@ function densityOf(range: Range, prior: number): number {
  * estimated from the density the range has shown, else `prior` (records per ms); a range with fewer
  * than PAGES_WORTH_A_SPLIT pages left is not cut, nor any once there are `most` ranges (a dense burst
  * just read says little of a sparse span ahead: without the bound, each cut of it would cost a
- * request for a range that turns out empty). Undefined: nothing is worth a cut.
+ * request for a range that turns out empty). Undefined: nothing is worth a cut. `pageSize`: the
+ * records a page holds.
  * `farEnd`: the timestamp of the listing's other end (the probe's record).
  */
-export function splitLargest(ranges: Range[], asc: boolean, farEnd: number, prior: number, most = Number.POSITIVE_INFINITY): Range | undefined {
+export function splitLargest<T>(ranges: Array<Range<T>>, asc: boolean, farEnd: number, prior: number, most = Number.POSITIVE_INFINITY, pageSize = PAGE_SIZE_MAX): Range<T> | undefined {
 	if (ranges.length >= most) return undefined;
 	let best: { index: number; left: number; cut: number } | undefined;
 	ranges.forEach((range, index) => {
@@ -70,12 +71,12 @@ export function splitLargest(ranges: Range[], asc: boolean, farEnd: number, prio
 		const cut = asc ? position + Math.floor((end - position) / 2) : end + Math.ceil((position - end) / 2);
 		const valid = asc ? cut > position && cut < end : cut > end && cut <= position;
 		const left = densityOf(range, prior) * Math.abs(end - position);
-		if (!valid || left < PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX) return;
+		if (!valid || left < PAGES_WORTH_A_SPLIT * pageSize) return;
 		if (best === undefined || left > best.left) best = { index, left, cut };
 	});
 	if (best === undefined) return undefined;
 	const range = ranges[best.index];
-	const fresh: Range = asc
+	const fresh: Range<T> = asc
 		? { lower: best.cut, upper: range.upper, records: [], last: { time: Number.NEGATIVE_INFINITY }, from: best.cut }
 		: { lower: range.lower, upper: best.cut, records: [], last: { time: Number.POSITIVE_INFINITY }, from: best.cut };
 	if (asc) range.upper = best.cut;

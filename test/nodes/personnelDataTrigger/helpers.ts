@@ -87,9 +87,9 @@ export function failNthRequest(sim: Simulator, pathPrefix: string, nth: number, 
 	const faults = sim.faults;
 	const decide = faults.decide.bind(faults);
 	let seen = 0;
-	faults.decide = (method: string, path: string) => {
+	faults.decide = (method: string, path: string, rawQuery?: string) => {
 		if (faults.appliesTo(path) && path.startsWith(pathPrefix) && ++seen === nth) faults.enqueue({ ...fault, pathPrefix });
-		return decide(method, path);
+		return decide(method, path, rawQuery);
 	};
 	return () => {
 		faults.decide = decide;

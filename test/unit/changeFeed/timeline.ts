@@ -4,6 +4,8 @@
  * n8n ran, what each restart or crash excuses. `check()` states the feed's promise.
  */
 import { FeedPoll } from '../../../nodes/PersonnelDataTrigger/changeFeed';
+import type { RangeRead } from '../../../nodes/PersonnelDataTrigger/feedRanges';
+import { FeedRanges } from '../../../nodes/PersonnelDataTrigger/feedRanges';
 import { MEMORY_ENTRY_CHARS } from '../../../nodes/PersonnelDataTrigger/feedMemory';
 import type { Delivery, FeedOptions, FeedState } from '../../../nodes/PersonnelDataTrigger/feedState';
 import { activationState, FeedError, MEMORY_MAX } from '../../../nodes/PersonnelDataTrigger/feedState';
@@ -35,6 +37,15 @@ export interface Timeline {
 	settleMs: number;
 	maxChanges?: number;
 	pagesPerPoll: number;
+	/**
+	 * Reads a poll keeps out at once (feedRanges.ts): 1 reads one page after another; more reads
+	 * the pass in ranges side by side once its first page is read, the answers coming back in an
+	 * order drawn from `order`.
+	 */
+	inFlight: number;
+	order: number;
+	/** Some reads fail (a server error after the transport's retries): the first range's fails the poll. */
+	flaky: boolean;
 	atLeastOnce: boolean;
 	initial: number;
 	steps: Step[];
@@ -68,6 +79,11 @@ export class TimelineRun {
 	readonly failures: string[] = [];
 	private nextId = 0;
 	largestMemory = 0;
+	/** Ranges cut and handed over whole in this timeline's polls (the test checks it exercised them). */
+	rangesCut = 0;
+	rangesHandedOver = 0;
+	/** Draws the order answers come back in. */
+	private turn = 0;
 
 	constructor(private readonly timeline: Timeline) {
 		this.server = new FeedServer(timeline.profile);
@@ -135,26 +151,42 @@ export class TimelineRun {
 		let deliveries: Array<Delivery<Version>>;
 		let state: FeedState;
 		try {
+			const ranges = new FeedRanges<Version>(feed);
+			const out: RangeRead[] = [];
 			let pages = 0;
-			for (let read = feed.nextRead(); read !== null; read = feed.nextRead()) {
-				if (pages >= this.timeline.pagesPerPoll) {
-					feed.stop();
-					break;
+			for (;;) {
+				const free = Math.min(this.timeline.inFlight, this.timeline.pagesPerPoll - pages) - out.length;
+				const started = free > 0 ? ranges.next(free) : [];
+				pages += started.length;
+				out.push(...started);
+				if (out.length === 0) break;
+				// Answers come back in any order; the server answers each when it comes.
+				this.turn = (this.turn * 1103515245 + 12345 + this.timeline.order) % 2147483648;
+				const [read] = out.splice(this.turn % out.length, 1);
+				if (this.timeline.flaky && this.turn % 7 === 0) {
+					if (!ranges.failed(read, false)) continue;
+					// The feed's own read failed: the poll fails, n8n keeps nothing of it.
+					this.failures.push('a read failed');
+					return false;
 				}
-				pages++;
 				let page;
 				try {
 					page = this.server.list(read, this.depts);
 				} catch (error) {
 					if (!(error instanceof CursorRefused)) throw error;
-					feed.refused();
+					if (ranges.failed(read, true)) throw error;
 					continue;
 				}
-				feed.page(page);
-				if (pages === 1) for (const change of during) this.commit(this.idOf(change.record), DEPTS[change.dept]);
+				ranges.page(read, page);
+				if (pages === 1 && out.length === 0) {
+					for (const change of during) this.commit(this.idOf(change.record), DEPTS[change.dept]);
+					if (this.timeline.inFlight > 1) ranges.allowRanges(2 * this.timeline.inFlight, this.timeline.profile.pageSize);
+				}
 				this.server.advance(20);
 			}
-			({ deliveries, state } = feed.finish());
+			({ deliveries, state } = ranges.finish());
+			this.rangesCut += ranges.cuts;
+			this.rangesHandedOver += ranges.handedOver;
 		} catch (error) {
 			if (!(error instanceof FeedError) || !/refused this listing's cursor/.test(error.message)) throw error;
 			// A failed poll: n8n keeps nothing of it.
