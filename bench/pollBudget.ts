@@ -13,8 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PersonnelDataApi } from '../credentials/PersonnelDataApi.credentials';
+import { rangeTiming } from '../nodes/shared/rangeWorth';
 import { NodeRuntime } from '../scripts/harness';
+import { SimulatorClient } from '../scripts/simulator/client';
 import { startSimulator } from '../scripts/simulator/server';
+import { startSimulatorProcess } from './common';
 import { PersonnelData, PersonnelDataTrigger } from './nodes';
 import { settleCosts, settleTable } from './pollSettle';
 
@@ -45,12 +48,12 @@ interface Row {
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
 /** A trigger polling the simulator as n8n 2.41's durable scheduler does. */
-function pollerOf(simulator: Simulator, options: Record<string, number>) {
+function pollerOf(simulator: Simulator, options: Record<string, number>, timeoutMs = TIMEOUT_MS) {
 	const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
 	const { jti, refreshToken } = simulator.credentials.admin;
 	runtime.setCredentials('personnelDataApi', { baseUrl: simulator.baseUrl, authMode: 'refreshToken', jti, refreshToken });
 	const parameters = { ...PARAMETERS, options };
-	return () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters, timeoutMs: TIMEOUT_MS, durableCursors: true });
+	return () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters, timeoutMs, durableCursors: true });
 }
 
 async function measure({ shape, changes, latencyMs, maxChangesPerPoll }: Case): Promise<Row> {
@@ -83,7 +86,71 @@ async function measure({ shape, changes, latencyMs, maxChangesPerPoll }: Case): 
 	}
 }
 
+/** Issue 44's case: a burst of 4,000 at 300 ms a request under an 8 s poll timeout (the durable lanes' setting). */
+const CATCH_UP = { changes: 4_000, latencyMs: 300, timeoutMs: 8_000 };
+
+interface CatchUp {
+	reader: string;
+	polls: number[];
+	sent: number;
+	repeated: number;
+	listRequests: number;
+}
+
+/**
+ * The polls the trigger takes to send the burst, reading one page after another or in ranges side
+ * by side. The simulator runs in its own process here, as a server does: with many reads in
+ * flight, its work would otherwise take the node's time.
+ */
+async function catchUp(inRanges: boolean): Promise<CatchUp> {
+	const server = await startSimulatorProcess([]);
+	const client = new SimulatorClient(server.baseUrl);
+	const share = rangeTiming.worthWaitingShare;
+	// One cursor: ranges never pay. In ranges: the node decides, as it does for users.
+	if (!inRanges) rangeTiming.worthWaitingShare = 2;
+	try {
+		const runtime = new NodeRuntime({ nodeTypes: [new PersonnelData(), new PersonnelDataTrigger()], credentialTypes: [new PersonnelDataApi()] });
+		const { jti, refreshToken } = server.credentials.admin;
+		runtime.setCredentials('personnelDataApi', { baseUrl: server.baseUrl, authMode: 'refreshToken', jti, refreshToken });
+		const poll = () => runtime.scheduledPoll({ nodeType: 'personnelDataTrigger', parameters: { ...PARAMETERS, options: {} }, timeoutMs: CATCH_UP.timeoutMs, durableCursors: true });
+		await poll();
+		await client.createRecords('employees', CATCH_UP.changes);
+		await client.setFaults({ latencyMs: CATCH_UP.latencyMs, applyToProvisioning: false });
+		const before = (await client.requests(1)).at(-1)?.seq ?? 0;
+		const polls: number[] = [];
+		const keys = new Set<string>();
+		let sent = 0;
+		while (sent < CATCH_UP.changes && polls.length < 100) {
+			const result = await poll();
+			if (result.abandoned || result.error) throw new Error(`poll ${polls.length + 1} ${result.abandoned ? 'abandoned' : `failed: ${result.error?.message}`}`);
+			polls.push(result.durationMs);
+			for (const item of result.items?.[0] ?? []) keys.add(`${String(item.json.id)}@${String(item.json.updated_at)}`);
+			sent += result.items?.[0]?.length ?? 0;
+		}
+		const listRequests = (await client.requests()).filter((entry) => entry.seq > before && !entry.path.startsWith('/provisioning')).length;
+		return { reader: inRanges ? 'in ranges side by side (the default)' : 'one page after another', polls, sent, repeated: sent - keys.size, listRequests };
+	} finally {
+		rangeTiming.worthWaitingShare = share;
+		await server.stop();
+	}
+}
+
+function catchUpTable(rows: CatchUp[]): string[] {
+	const seconds = (ms: number) => (ms / 1000).toFixed(1);
+	return [
+		`The trigger catching up after a burst of ${CATCH_UP.changes.toLocaleString('en-US')} changes at ${CATCH_UP.latencyMs} ms a request, poll timeout ${seconds(CATCH_UP.timeoutMs)} s (budget told ${seconds(CATCH_UP.timeoutMs / 2)} s):`,
+		'',
+		'| reading | polls | longest poll | each poll (s) | list requests | sent | sent twice |',
+		'|---|---:|---:|---|---:|---:|---:|',
+		...rows.map((row) => `| ${row.reader} | ${row.polls.length} | ${seconds(Math.max(...row.polls))} s | ${row.polls.map(seconds).join(', ')} | ${row.listRequests} | ${row.sent.toLocaleString('en-US')} | ${row.repeated} |`),
+	];
+}
+
 async function main(): Promise<void> {
+	if (process.argv.includes('--catch-up')) {
+		console.log(catchUpTable([await catchUp(false), await catchUp(true)]).join('\n'));
+		return;
+	}
 	const budgetMs = TIMEOUT_MS - Math.min(Math.max(0.2 * TIMEOUT_MS, 5_000), TIMEOUT_MS / 2);
 	const rows: Row[] = [];
 	const cases: Case[] = LATENCIES.flatMap((latencyMs) => (['spread', 'oneTimestamp'] as const).map((shape) => ({ shape, changes: CHANGES, latencyMs })));
@@ -103,6 +170,7 @@ async function main(): Promise<void> {
 		}),
 	];
 	lines.push('', ...settleTable(settle));
+	lines.push('', ...catchUpTable([await catchUp(false), await catchUp(true)]));
 	const markdown = `${lines.join('\n')}\n`;
 	writeFileSync(join(__dirname, 'results', 'poll-budget.md'), markdown);
 	console.log(markdown);

@@ -1,5 +1,5 @@
 import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
-import { contentKey, eventKey, idKeyOf, loadMemory, storeMemory, TIME_CHARS, timeCode, timeOf } from './feedMemory';
+import { boundMemory, contentKey, eventKey, idKeyOf, loadMemory, storeMemory, timeCode } from './feedMemory';
 import type { Delivery, FeedOptions, FeedPage, FeedRead, FeedRecord, FeedState, Pass, Unconfirmed } from './feedState';
 import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
 
@@ -8,51 +8,24 @@ import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
  * remembers. Pure (no n8n types, no I/O): the caller fetches the pages this model asks for and
  * hands them back; `test/unit/changeFeed.property.test.ts` checks it against a reference ledger.
  *
- * THE MODEL (a newcomer can check it by hand)
- *
- * - A *version* is what the server shows of a record at one moment: its id, its change timestamp
- *   `t` and a fingerprint of its content. Two changes of a record in the same second (a server
- *   that keeps seconds) are two versions: same id and `t`, other content.
- * - The *settle window* S: a change with timestamp `t` is visible on the server by `t + S` at
- *   the latest (a transaction's `now()` is its start; an import commits at its end). Records that
- *   become visible later than that are outside the model's promise (stated in the docs).
- * - The *position* is one timestamp, `settled` (L): every version with `t < L` has been sent, or
- *   was never visible within its settle window. It only moves forward.
- * - The *memory* holds the versions with `t ≥ L` that were sent (or, at activation, that already
- *   existed): `t` to the nanosecond, a 66-bit key of the id and a 30-bit key of the content, 28
- *   characters each.
- * - A *pass* reads every record with `t ≥ L`, oldest first, over as many polls as it needs (its
- *   cursor, how far it got and its request count are kept). Each version not in the memory is
- *   sent and remembered; every other one is skipped. When the server says there is no next page,
- *   the pass is complete: L moves to `passStart − S` (every version older than that was visible
- *   when the pass started, so the pass read it), and the memory forgets what is older than L.
- * - *passStart* is the server's time, never n8n's: the model keeps the newest change timestamp it
- *   has read and when (on n8n's clock), and takes the server's time now to be at least that
- *   timestamp plus the time elapsed since. A lower bound only makes the window longer, so a
- *   server clock behind or ahead of n8n's (or a simulator's clock set anywhere) costs nothing.
- *
- * WHY EXACTLY ONCE, whatever the server legally does:
- * - Ties in any order, a new order per walk, precision of seconds to microseconds: nothing
- *   depends on the order of records sharing a timestamp, only on the set read in a pass.
- * - A record that changes during a walk is met again with a newer `t` (a new version): sent
- *   again, as the change it is. The same version met twice in one walk is a server that repeats
- *   itself: an error, within the request bound.
- * - A refused or expired cursor, an edit of the filters, the condition or Fields to Return: the
- *   pass reads again from where it got to (or, for an edit, from L with the new query); the memory
- *   skips what was sent. A cut by the time budget or Max Changes per Poll leaves the cursor before
- *   the page it cut, so that page is read again and its sent part skipped.
- * - Late commits within S: `t ≥ passStart − S` for a version not yet visible at a pass's start,
- *   so the next pass still reads it.
- * - Deletions: a soft delete is a change; a record removed for good leaves nothing to read.
- * - State is bounded by what can still change: the versions of the last S (and of the pass in
- *   hand), never by history.
+ * THE MODEL is written down, with why it is exactly once and the test for each case, in
+ * docs/trigger.md ("The change feed: the model"). Its terms, as named here:
+ * - a *version*: a record's id, change timestamp `t` and a fingerprint of its content;
+ * - the *settle window* S (`settleMs`): a change is visible on the server by `t + S`;
+ * - the *position* L (`settled`): every version with `t < L` was sent (or never visible in time);
+ * - the *memory*: the versions with `t ≥ L` that were sent (or existed at activation);
+ * - a *pass*: reads every record with `t ≥ L` oldest first, over as many polls as it needs, sends
+ *   what the memory lacks; once complete, L moves to `passStart − S`, on the server's clock (a
+ *   lower bound: the newest `t` read plus the time since), and the memory forgets what is older.
+ * Nothing depends on the order of a walk, only on the set of versions a pass read. A pass may be
+ * read in ranges side by side (feedRanges.ts): the feed still sees one walk, started again at
+ * each range's start (`FeedPage.nextFrom`).
  *
  * Restarts: by default a restart repeats nothing (n8n's convention). With `atLeastOnce`, a poll
  * that sends keeps how to undo itself (`unconfirmed`) until a later poll of the same process
  * confirms it; a poll that cannot confirm it (a new process) undoes it and sends it again, each
  * version marked as possibly repeated.
  */
-
 
 const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b);
 
@@ -304,13 +277,10 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			this.options.atLeastOnce && sent ? { settled: this.before.settled, pass: this.before.pass, entries: this.changed } : null;
 		// Entries an undo would need stay until a later poll confirms this one.
 		const keepFrom = unconfirmed !== null ? this.before.settled : this.settled;
-		let memory = storeMemory(this.memory, keepFrom);
-		if (memory.length > MEMORY_MAX) {
+		const { memory, earlyAt } = boundMemory(storeMemory(this.memory, keepFrom));
+		if (earlyAt !== null) {
 			// Degrade, never fail: the oldest timestamps settle early (late records there are no longer caught).
-			const early = memory[memory.length - MEMORY_MAX].slice(0, TIME_CHARS);
-			const earlyAt = timeOf(early);
 			this.settled = this.settled === null ? earlyAt : laterOf(this.settled, earlyAt);
-			memory = memory.filter((entry) => entry.slice(0, TIME_CHARS) >= early);
 			this.settledEarly = earlyAt;
 			this.warnings.push(
 				`more than ${MEMORY_MAX} changes inside the settle window; changes before ${earlyAt} count as settled early (a record committed later than that with an older time is not sent): lower Options → Settle Window (Minutes) if such bursts are normal`,

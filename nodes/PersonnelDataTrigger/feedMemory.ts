@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { idKey } from '../shared/ids';
 import { timestampKey } from '../shared/timestamps';
 import type { FeedRecord, FeedState } from './feedState';
+import { MEMORY_MAX } from './feedState';
 
 /**
  * The change feed's memory (changeFeed.ts): the versions sent inside the settle window, 28
@@ -69,4 +70,14 @@ export function storeMemory(memory: Map<string, string>, from: string | null): s
 		kept.push(`${key}${content === '' ? OTHER_VIEW : content}`);
 	}
 	return kept.sort();
+}
+
+/**
+ * The stored entries within MEMORY_MAX: beyond it the oldest timestamps are dropped whole, and
+ * `earlyAt` says from when on the memory is kept (null: nothing dropped).
+ */
+export function boundMemory(memory: string[]): { memory: string[]; earlyAt: string | null } {
+	if (memory.length <= MEMORY_MAX) return { memory, earlyAt: null };
+	const early = memory[memory.length - MEMORY_MAX].slice(0, TIME_CHARS);
+	return { memory: memory.filter((entry) => entry.slice(0, TIME_CHARS) >= early), earlyAt: timeOf(early) };
 }

@@ -46,6 +46,12 @@ interface Walk<R extends FeedRecord> {
 	stalled?: 'refused' | 'failed';
 }
 
+/**
+ * A range is cut only with this many pages left: its read in flight (about one page) then ends
+ * before the cut, so no page is read twice; the shorter a poll, the more a page read twice costs.
+ */
+const PAGES_LEFT_TO_CUT = 6;
+
 const msOf = (at: string): number => Date.parse(`${timestampKey(at).slice(0, 23)}Z`);
 const sameRead = (a: FeedRead, b: FeedRead) => a.from === b.from && a.after === b.after;
 
@@ -75,24 +81,39 @@ export class FeedRanges<R extends FeedRecord = FeedRecord> {
 
 	/**
 	 * From now on, ranges may be cut, at most `most` of them, for pages of `pageSize` records: over
-	 * the span from the first range's last record to the server's time now (a lower bound, the
-	 * feed's), expecting where nothing was read yet as many records per ms as the first range showed.
+	 * the span from the first range's last record to `newest` (the newest change of the listing, a
+	 * probe's; without it, the server's time now as the feed knows it). Where nothing was read yet,
+	 * as many records per ms are expected as `left` (the records the listing holds beyond those
+	 * read, when the server counted them) spread evenly, else as the first range showed.
 	 */
-	allowRanges(most: number, pageSize: number): void {
+	allowRanges(most: number, pageSize: number, newest: string | null = null, left?: number): void {
 		const head = this.spans[0];
-		const farEnd = this.feed.serverTime();
+		const farEnd = newest === null ? this.feed.serverTime() : msOf(newest);
 		if (farEnd === null || head.records.length < 2) return;
-		const span = head.last.time - msOf(head.records[0].at) + 1;
-		this.split = { farEnd, prior: head.records.length / span, most, pageSize };
+		const prior = left === undefined ? head.records.length / (head.last.time - msOf(head.records[0].at) + 1) : left / Math.max(1, farEnd - head.last.time);
+		this.split = { farEnd, prior, most, pageSize };
 	}
 
 	/**
-	 * The reads to start now, at most `free`: the first range's next page, then the other ranges'
-	 * (as long as Max Requests leaves room for them and the first range), then new ranges.
+	 * The reads to start now, at most `free`, in hand-over order: the first range's next page, then
+	 * the other ranges' (as long as Max Requests leaves room for them and the first range). Every
+	 * range worth a cut is cut first (up to `most`): short ranges end within the poll, and the reads
+	 * go to the ranges the feed needs first.
 	 */
 	next(free: number): RangeRead[] {
 		const reads: RangeRead[] = [];
+		if (this.over) return reads;
 		let spare = this.feed.requestsLeft() - (this.pagesRead - this.pagesFed) - [...this.walks.values()].filter((walk) => walk.pending).length - 1;
+		while (this.split !== undefined && this.spans.length < spare) {
+			const { farEnd, prior, most, pageSize } = this.split;
+			const fresh = splitLargest(this.spans, true, farEnd, prior, most, pageSize, PAGES_LEFT_TO_CUT);
+			if (fresh === undefined) break;
+			const before = this.walks.get(this.spans[this.spans.indexOf(fresh) - 1]) as Walk<R>;
+			const from = new Date(fresh.lower as number).toISOString();
+			this.walks.set(fresh, { span: fresh, from, stop: before.stop, queue: [], pending: false, ended: false });
+			before.stop = from;
+			this.cuts++;
+		}
 		for (const span of this.spans) {
 			if (this.over || reads.length >= free) return reads;
 			const walk = this.walks.get(span) as Walk<R>;
@@ -103,28 +124,18 @@ export class FeedRanges<R extends FeedRecord = FeedRecord> {
 			reads.push(read);
 			if (!first) spare--;
 		}
-		while (this.split !== undefined && !this.over && reads.length < free && spare > 0) {
-			const { farEnd, prior, most, pageSize } = this.split;
-			const fresh = splitLargest(this.spans, true, farEnd, prior, most, pageSize);
-			if (fresh === undefined) break;
-			const before = this.walks.get(this.spans[this.spans.indexOf(fresh) - 1]) as Walk<R>;
-			const from = new Date(fresh.lower as number).toISOString();
-			this.walks.set(fresh, { span: fresh, from, stop: before.stop, queue: [], pending: true, ended: false });
-			before.stop = from;
-			reads.push({ walk: fresh, from });
-			this.cuts++;
-			spare--;
-		}
 		return reads;
 	}
 
 	private readOf(walk: Walk<R>, first: boolean): RangeRead | null {
-		if (walk.pending || walk.ended || walk.queue.length > 0) return null;
+		if (walk.pending || walk.ended) return null;
 		if (!first) {
 			if (walk.stalled !== undefined) return null;
 			walk.pending = true;
 			return { walk: walk.span, from: walk.from, ...(walk.after === undefined ? {} : { after: walk.after }) };
 		}
+		// The first range's pages go to the feed as they come: nothing of it waits here.
+		if (walk.queue.length > 0) return null;
 		// A range refused while another was first: the feed now hears of it (and reads on from where it got to).
 		if (walk.stalled === 'refused') this.feed.refused();
 		walk.stalled = undefined;

@@ -5,8 +5,8 @@ import { PAGE_SIZE_MAX } from '../shared/apiChoices';
 import { toNodeError } from '../shared/errors';
 import { type ListPage, readListPage } from '../shared/listPage';
 import { canonicalJson } from '../shared/canonicalJson';
-import { rangeTiming, RANGES_START, MAX_IN_FLIGHT_DEFAULT, WaitingMeter } from '../shared/rangeWorth';
-import { AdaptiveLimit } from '../shared/transport/adaptiveLimit';
+import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, WaitingMeter } from '../shared/rangeWorth';
+import { ADAPTIVE_START, AdaptiveLimit } from '../shared/transport/adaptiveLimit';
 import { type AttemptReport, gateFor } from '../shared/transport/rateGate';
 import { FeedPoll } from './changeFeed';
 import type { RangeRead } from './feedRanges';
@@ -19,7 +19,7 @@ import { changeFieldsOf } from './events';
 import { readBudgetSpent } from './pollBudget';
 import { missingChangeField } from './serverSupport';
 import type { PollRun, PollSetup } from './setup';
-import { fieldFilter, listRequest, oldestFirst } from './setup';
+import { fieldFilter, listRequest, newestOverall, oldestFirst } from './setup';
 
 /**
  * The glue between the change feed (changeFeed.ts, where every decision is made) and the API:
@@ -56,9 +56,6 @@ function listed(context: IPollFunctions, setup: PollSetup, record: IDataObject):
 	return { id: String(id), at, content, record };
 }
 
-/** Pages read with one cursor before ranges are considered: the first pays for the run's start (a token). */
-const PAGES_BEFORE_RANGES = 2;
-
 /**
  * One poll's reading of the feed: `stored` is the feed's state, `confirmed` whether this process
  * stored it (the poll that made it was taken by n8n). Stops reading when the poll's read budget
@@ -70,12 +67,14 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 	const feed = new FeedPoll<ListedRecord>(stored, setup.feed, Date.now(), confirmed);
 	const ranges = new FeedRanges<ListedRecord>(feed);
 	const endpoint = `GET ${String(setup.resource.paths.list)}`;
-	const limit = new AdaptiveLimit(MAX_IN_FLIGHT_DEFAULT, RANGES_START, true);
+	// It starts where the writes' limit does: a server that takes few at once refuses no more than writes would.
+	const limit = new AdaptiveLimit(MAX_IN_FLIGHT_DEFAULT, ADAPTIVE_START, true);
 	const gate = gateFor(this);
-	const observer = (report: AttemptReport) => limit.report(report);
+	const observer = (report: AttemptReport) => limit.report(report, out.size);
 	const out = new Set<Promise<void>>();
 	let inRanges = false;
-	let meter: WaitingMeter | undefined;
+	// How much of the first page's time the node waited (for the network and the server): ranges pay when it mostly waited.
+	const meter = new WaitingMeter();
 	let pages = 0;
 	let spent = false;
 	let failure: { error: unknown } | undefined;
@@ -84,12 +83,22 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 		pages++;
 		run.lease.progress();
 		ranges.page(read, { records: page.records.map((record) => listed(this, setup, record)), endCursor: page.endCursor, hasNextPage: page.hasNextPage });
-		if (pages === 1) meter = new WaitingMeter();
-		if (pages === PAGES_BEFORE_RANGES && meter !== undefined && meter.stop() >= rangeTiming.worthWaitingShare) {
-			inRanges = true;
-			ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX);
-			gate.observe(observer);
-		}
+		if (pages === 1 && page.hasNextPage && meter.stop() >= rangeTiming.worthWaitingShare) probeNewest(page.totalCount === undefined ? undefined : page.totalCount - page.records.length);
+	};
+	// Where the listing ends (one request beside the first range's next page): ranges are cut over the span left.
+	const probeNewest = (left: number | undefined) => {
+		const probe: Promise<void> = newestOverall
+			.call(this, setup, run)
+			.then(
+				(newest) => ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX, newest, left),
+				() => ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX),
+			)
+			.then(() => {
+				inRanges = true;
+				gate.observe(observer);
+			})
+			.finally(() => out.delete(probe));
+		out.add(probe);
 	};
 	const onFailure = (read: RangeRead, error: unknown) => {
 		const refused = read.after !== undefined && isCursorRefusal(error);

@@ -58,10 +58,10 @@ function densityOf<T>(range: Range<T>, prior: number): number {
  * than PAGES_WORTH_A_SPLIT pages left is not cut, nor any once there are `most` ranges (a dense burst
  * just read says little of a sparse span ahead: without the bound, each cut of it would cost a
  * request for a range that turns out empty). Undefined: nothing is worth a cut. `pageSize`: the
- * records a page holds.
+ * records a page holds; `minPages`: the pages a range must have left to be cut.
  * `farEnd`: the timestamp of the listing's other end (the probe's record).
  */
-export function splitLargest<T>(ranges: Array<Range<T>>, asc: boolean, farEnd: number, prior: number, most = Number.POSITIVE_INFINITY, pageSize = PAGE_SIZE_MAX): Range<T> | undefined {
+export function splitLargest<T>(ranges: Array<Range<T>>, asc: boolean, farEnd: number, prior: number, most = Number.POSITIVE_INFINITY, pageSize = PAGE_SIZE_MAX, minPages = PAGES_WORTH_A_SPLIT): Range<T> | undefined {
 	if (ranges.length >= most) return undefined;
 	let best: { index: number; left: number; cut: number } | undefined;
 	ranges.forEach((range, index) => {
@@ -71,7 +71,7 @@ export function splitLargest<T>(ranges: Array<Range<T>>, asc: boolean, farEnd: n
 		const cut = asc ? position + Math.floor((end - position) / 2) : end + Math.ceil((position - end) / 2);
 		const valid = asc ? cut > position && cut < end : cut > end && cut <= position;
 		const left = densityOf(range, prior) * Math.abs(end - position);
-		if (!valid || left < PAGES_WORTH_A_SPLIT * pageSize) return;
+		if (!valid || left < minPages * pageSize) return;
 		if (best === undefined || left > best.left) best = { index, left, cut };
 	});
 	if (best === undefined) return undefined;

@@ -64,9 +64,13 @@ export class AdaptiveLimit {
 		return this.value;
 	}
 
-	report({ status, startedAt, ms }: AttemptReport): void {
+	/**
+	 * One attempt's answer. `inFlight`: the caller's requests out when it came; a refusal then says
+	 * the server's limit is at most that many (the limit itself may have grown past it meanwhile).
+	 */
+	report({ status, startedAt, ms }: AttemptReport, inFlight?: number): void {
 		if (status === 429 || status === 503) {
-			this.decrease(startedAt, true);
+			this.decrease(startedAt, true, inFlight);
 			return;
 		}
 		if (status === undefined || status < 200 || status >= 300 || startedAt < this.decreasedAt) return;
@@ -94,11 +98,11 @@ export class AdaptiveLimit {
 		this.peak = Math.max(this.peak, this.value);
 	}
 
-	private decrease(startedAt: number, refused: boolean): void {
+	private decrease(startedAt: number, refused: boolean, inFlight?: number): void {
 		if (startedAt < this.decreasedAt) return;
 		this.successes = 0;
 		const before = this.value;
-		if (refused && this.stayBelowRefusal) this.refusedAt = Math.max(2, Math.min(this.refusedAt, before));
+		if (refused && this.stayBelowRefusal) this.refusedAt = Math.max(2, Math.min(this.refusedAt, before, inFlight ?? before));
 		this.value = Math.max(1, Math.floor(this.value / 2));
 		// A refusal ends quick growth for the run (the server said where its limit is); a rise in
 		// latency alone (no refusal yet) lets it grow quickly back to where it rose.
