@@ -77,6 +77,7 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 	const meter = new WaitingMeter();
 	let pages = 0;
 	let spent = false;
+	let probing = false;
 	let failure: { error: unknown } | undefined;
 
 	const onPage = (read: RangeRead, page: ListPage) => {
@@ -97,7 +98,11 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 				inRanges = true;
 				gate.observe(observer);
 			})
-			.finally(() => out.delete(probe));
+			.finally(() => {
+				out.delete(probe);
+				probing = false;
+			});
+		probing = true;
 		out.add(probe);
 	};
 	const onFailure = (read: RangeRead, error: unknown) => {
@@ -125,7 +130,8 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 		for (;;) {
 			if (pages > 0 && readBudgetSpent(run.clock)) spent = true;
 			if (!spent && failure === undefined) {
-				const free = (inRanges ? limit.current() : 1) - out.size;
+				// The probe goes beside the first range's next page, not instead of it.
+				const free = (inRanges ? limit.current() : 1) - (out.size - (probing ? 1 : 0));
 				if (free > 0) for (const read of ranges.next(free)) start(read);
 			}
 			if (out.size === 0) break;

@@ -163,7 +163,7 @@ export class TimelineRun {
 				// Answers come back in any order; the server answers each when it comes.
 				this.turn = (this.turn * 1103515245 + 12345 + this.timeline.order) % 2147483648;
 				const [read] = out.splice(this.turn % out.length, 1);
-				if (this.timeline.flaky && this.turn % 7 === 0) {
+				if (this.timeline.flaky && this.turn % 11 === 0) {
 					if (!ranges.failed(read, false)) continue;
 					// The feed's own read failed: the poll fails, n8n keeps nothing of it.
 					this.failures.push('a read failed');
