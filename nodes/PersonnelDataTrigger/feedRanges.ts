@@ -66,7 +66,7 @@ export class FeedRanges<R extends FeedRecord = FeedRecord> {
 	handedOver = 0;
 	/** The feed asks for nothing more this poll (its pass completed, or Max Changes per Poll). */
 	private over = false;
-	private split: { farEnd: number; prior: number; most: number; pageSize: number } | undefined;
+	private split: { farEnd: number; prior: number; most: number; pageSize: number; enough?: number } | undefined;
 
 	constructor(private readonly feed: FeedPoll<R>) {
 		const span: Range<R> = { records: [], last: { time: Number.NEGATIVE_INFINITY } };
@@ -85,13 +85,15 @@ export class FeedRanges<R extends FeedRecord = FeedRecord> {
 	 * probe's; without it, the server's time now as the feed knows it). Where nothing was read yet,
 	 * as many records per ms are expected as `left` (the records the listing holds beyond those
 	 * read, when the server counted them) spread evenly, else as the first range showed.
+	 * `enough` (Max Changes per Poll): once the ranges hold that many records, only the first range
+	 * reads on; what the others would read could not be handed over in this poll.
 	 */
-	allowRanges(most: number, pageSize: number, newest: string | null = null, left?: number): void {
+	allowRanges(most: number, pageSize: number, newest: string | null = null, left?: number, enough?: number): void {
 		const head = this.spans[0];
 		const farEnd = newest === null ? this.feed.serverTime() : msOf(newest);
 		if (farEnd === null || head.records.length < 2) return;
 		const prior = left === undefined ? head.records.length / (head.last.time - msOf(head.records[0].at) + 1) : left / Math.max(1, farEnd - head.last.time);
-		this.split = { farEnd, prior, most, pageSize };
+		this.split = { farEnd, prior, most, pageSize, enough };
 	}
 
 	/**
@@ -118,7 +120,7 @@ export class FeedRanges<R extends FeedRecord = FeedRecord> {
 			if (this.over || reads.length >= free) return reads;
 			const walk = this.walks.get(span) as Walk<R>;
 			const first = span === this.spans[0];
-			if (!first && spare <= 0) break;
+			if (!first && (spare <= 0 || this.recordsRead >= (this.split?.enough ?? Number.POSITIVE_INFINITY))) break;
 			const read = this.readOf(walk, first);
 			if (read === null) continue;
 			reads.push(read);

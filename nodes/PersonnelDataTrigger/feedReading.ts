@@ -91,8 +91,8 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 		const probe: Promise<void> = newestOverall
 			.call(this, setup, run)
 			.then(
-				(newest) => ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX, newest, left),
-				() => ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX),
+				(newest) => ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX, newest, left, setup.feed.maxChanges),
+				() => ranges.allowRanges(MAX_IN_FLIGHT_DEFAULT, PAGE_SIZE_MAX, null, undefined, setup.feed.maxChanges),
 			)
 			.then(() => {
 				inRanges = true;

@@ -180,7 +180,7 @@ export class TimelineRun {
 				ranges.page(read, page);
 				if (pages === 1 && out.length === 0) {
 					for (const change of during) this.commit(this.idOf(change.record), DEPTS[change.dept]);
-					if (this.timeline.inFlight > 1) ranges.allowRanges(2 * this.timeline.inFlight, this.timeline.profile.pageSize);
+					if (this.timeline.inFlight > 1) ranges.allowRanges(2 * this.timeline.inFlight, this.timeline.profile.pageSize, null, undefined, this.timeline.maxChanges);
 				}
 				this.server.advance(20);
 			}
