@@ -5,58 +5,20 @@ import { NodeOperationError } from 'n8n-workflow';
 import { HTTP, PAGE_SIZE_MAX, QUERY } from './apiChoices';
 import { idKey, sameId } from './ids';
 import { readListPage } from './listPage';
-import type { ResourceDefinition } from './registry';
+import type { RangePlan } from './rangePlan';
 import { PAGES_WORTH_A_SPLIT, type Range, splitLargest } from './rangeSplit';
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START, Slots, WaitingMeter } from './rangeWorth';
 import type { ApiContext, ApiRequest, Query } from './transport';
 import { AdaptiveLimit } from './transport/adaptiveLimit';
 import { type AttemptReport, gateFor } from './transport/rateGate';
 
-/** A Return All that may be read in ranges of the creation timestamp, in the order asked for. */
-export interface RangePlan {
-	field: string;
-	direction: 'asc' | 'desc';
-}
-
 /**
  * Pages read with one cursor before ranges are considered: a listing this short costs exactly its
  * pages, as before; only a longer one, read while the node mostly waited (rangeWorth.ts), pays a
- * probe and one page per range boundary.
+ * probe for its other end (sent beside its next page, so it costs no round trip) and about one page
+ * per range boundary.
  */
-export const PAGES_BEFORE_RANGES = 3;
-
-/**
- * The order Return All reads in when none is asked for: the creation timestamp, where the list
- * orders by it and filters it with `gte` and `lt` (the spec promises no order without one, so the
- * node may choose). Undefined: the resource's list has no such order, and is read with one cursor.
- */
-export function rangeField(resource: ResourceDefinition): string | undefined {
-	const field = resource.changeFields?.created;
-	const definition = field === undefined ? undefined : resource.fields[field];
-	if (field === undefined || !definition?.orderable) return undefined;
-	return definition.filter?.includes('gte') && definition.filter.includes('lt') ? field : undefined;
-}
-
-/**
- * Ranges only where they cannot change the answer: a GET list (no shape), no condition (its pages
- * are bounded scans), no filter of the user's on the timestamp, the timestamp in every record
- * (select), and records asked for in that timestamp's order or in no order (the node then chooses
- * it, oldest first). Any other order is the user's: one cursor. The creation timestamp never
- * changes, so a record cannot move from one range to another.
- */
-export function rangePlan(resource: ResourceDefinition, request: ApiRequest): RangePlan | undefined {
-	const field = rangeField(resource);
-	if (field === undefined || request.method !== 'GET') return undefined;
-	const query: Query = request.query ?? {};
-	if (query[QUERY.conditionId] !== undefined) return undefined;
-	if (Object.keys(query).some((key) => key.startsWith(`filters[${field}]`))) return undefined;
-	const select = query[QUERY.select];
-	if (select !== undefined && !(Array.isArray(select) && select.includes(field))) return undefined;
-	const order = query[QUERY.orderField];
-	if (order === undefined) return { field, direction: 'asc' };
-	if (order !== field) return undefined;
-	return { field, direction: query[QUERY.orderDirection] === 'desc' ? 'desc' : 'asc' };
-}
+export const PAGES_BEFORE_RANGES = 2;
 
 /** Without a count, the density ahead is judged from this many of the last records read. */
 const RECENT_RECORDS = 50;
@@ -95,7 +57,7 @@ async function page(walk: Walk, query: Query, first: number, after: string | und
 	}
 	walk.requests++;
 	await walk.slots.take();
-	const [answer] = await Promise.allSettled([readListPage.call(walk.context, { ...walk.request, query }, { first, after, itemIndex: walk.itemIndex })]);
+	const [answer] = await Promise.allSettled([readListPage.call(walk.context, { ...walk.request, query, retryOnASlot: () => retryOnASlot(walk.slots) }, { first, after, itemIndex: walk.itemIndex })]);
 	walk.slots.give();
 	if (answer.status === 'fulfilled') return answer.value;
 	// 400: the server refuses the order or the range filter this package added; one cursor reads without.
@@ -104,6 +66,14 @@ async function page(walk: Walk, query: Query, first: number, after: string | und
 		return { records: [], hasNextPage: false, endCursor: undefined, totalCount: undefined };
 	}
 	throw answer.reason;
+}
+
+/** A refused page goes again once another of the listing's requests has ended (retryPolicy.ts); alone, it backs off. */
+async function retryOnASlot(slots: Slots): Promise<boolean> {
+	if (slots.holding() <= 1) return false;
+	slots.give();
+	await slots.take();
+	return true;
 }
 
 const ordered = (walk: Walk, direction: 'asc' | 'desc', filter?: { op: string; value: string }): Query => {
@@ -191,7 +161,8 @@ function joined(ranges: Range[]): boolean {
  * Return All in disjoint ranges of the creation timestamp, each walked with its own cursor at the
  * same time, handed over in the plan's order. The first PAGES_BEFORE_RANGES pages are read as one
  * cursor would; only when more follow and the node mostly waited for them (rangeWorth.ts), one more
- * record (the other end) gives the span left, and ranges are cut from it as the in-flight limit
+ * record (the other end, asked for beside the first range's next page) gives the span left, and
+ * ranges are cut from it as the in-flight limit
  * allows: it starts at RANGES_START and adapts as the writes' limit does (more while answers come
  * as quickly, half on 429, 503 or slower answers), never above `maxInFlight`. Each cut halves the
  * range with the most left to read (rangeSplit.ts); the first range goes on with the cursor open.
@@ -229,21 +200,8 @@ export async function collectInRanges(
 		return walk.refused !== undefined ? { refused: walk.refused } : head.records;
 	}
 
-	const otherEnd = await page(walk, ordered(walk, asc ? 'desc' : 'asc'), 1, undefined);
-	if (walk.refused !== undefined) return { refused: walk.refused };
-	const farEnd = timeOf(otherEnd.records[0] ?? {}, plan.field);
-	if (Number.isNaN(farEnd) || Number.isNaN(head.last.time)) return { refused: `no readable ${plan.field} at the ends` };
-
 	// Ranges in the order they are handed over: ascending oldest first, descending newest first.
 	const ranges: Range[] = [head];
-	// Records per ms left: from the count the server gave; without one, the density of the last
-	// records read (the first pages may lie well before a burst of records, e.g. an import).
-	const left = walk.totalCount === undefined ? undefined : walk.totalCount - head.records.length;
-	const recent = head.records.slice(-RECENT_RECORDS);
-	const recentSpan = Math.abs(timeOf(recent[recent.length - 1] ?? {}, plan.field) - timeOf(recent[0] ?? {}, plan.field)) + 1;
-	const prior = left === undefined ? recent.length / recentSpan : left / (Math.abs(farEnd - head.last.time) + 1);
-	// Ranges: at most one per PAGES_WORTH_A_SPLIT pages the count says are left.
-	const most = left === undefined ? limit.ceiling : Math.max(2, Math.floor(left / (PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX)));
 	const walks: Array<Promise<void>> = [];
 	let walking = 0;
 	const run = (range: Range, first: Promise<void>) => {
@@ -254,35 +212,48 @@ export async function collectInRanges(
 			range.done = true;
 			if (!completed) walk.failed = true;
 		});
+		// Its failure is read when the walks are settled; until then it is not an unhandled rejection.
+		done.catch(() => undefined);
 		walks.push(done);
 	};
-	const spawn = () => {
-		while (walk.refused === undefined && !walk.failed && walking < limit.current()) {
-			const fresh = splitLargest(ranges, asc, farEnd, prior, most);
-			if (fresh === undefined) return;
-			const bound = (asc ? fresh.lower : fresh.upper) as number;
-			const filter = { op: asc ? 'gte' : 'lt', value: new Date(bound).toISOString() };
-			run(fresh, walkRange(walk, fresh, ordered(walk, plan.direction, filter), undefined));
-		}
-	};
 	const gate = gateFor(this);
-	// A refusal while more requests are out than the limit allows now answers one sent above it (a
-	// retry among them): the limit already came down for it.
-	const observer = (report: AttemptReport) => {
-		const refusal = report.status === 429 || report.status === 503;
-		if (!refusal || walk.slots.holding() <= limit.current()) limit.report(report);
-	};
+	// A refusal says the server takes at most the requests that were out (the limit may have grown past them).
+	const observer = (report: AttemptReport) => limit.report(report, walk.slots.holding());
 	gate.observe(observer);
-	walk.onPage = spawn;
 	try {
+		// The first range goes on at once; the other end is asked for beside its next page.
 		run(head, walkRange(walk, head, ordered(walk, plan.direction), head.after, followed));
+		const otherEnd = await page(walk, ordered(walk, asc ? 'desc' : 'asc'), 1, undefined).catch((error: unknown) => {
+			walk.failed = true;
+			throw error;
+		});
+		const farEnd = timeOf(otherEnd.records[0] ?? {}, plan.field);
+		if (Number.isNaN(farEnd) || Number.isNaN(head.last.time)) refuse(walk, `no readable ${plan.field} at the ends`);
+		// Records per ms left: from the count the server gave; without one, the density of the last
+		// records read (the first pages may lie well before a burst of records, e.g. an import).
+		const left = walk.totalCount === undefined ? undefined : walk.totalCount - head.records.length;
+		const recent = head.records.slice(-RECENT_RECORDS);
+		const recentSpan = Math.abs(timeOf(recent[recent.length - 1] ?? {}, plan.field) - timeOf(recent[0] ?? {}, plan.field)) + 1;
+		const prior = left === undefined ? recent.length / recentSpan : left / (Math.abs(farEnd - head.last.time) + 1);
+		// Ranges: at most one per PAGES_WORTH_A_SPLIT pages the count says are left.
+		const most = left === undefined ? limit.ceiling : Math.max(2, Math.floor(left / (PAGES_WORTH_A_SPLIT * PAGE_SIZE_MAX)));
+		const spawn = () => {
+			while (walk.refused === undefined && !walk.failed && walking < limit.current()) {
+				const fresh = splitLargest(ranges, asc, farEnd, prior, most);
+				if (fresh === undefined) return;
+				const bound = (asc ? fresh.lower : fresh.upper) as number;
+				const filter = { op: asc ? 'gte' : 'lt', value: new Date(bound).toISOString() };
+				run(fresh, walkRange(walk, fresh, ordered(walk, plan.direction, filter), undefined));
+			}
+		};
+		walk.onPage = spawn;
 		spawn();
+	} finally {
 		// Ranges cut while others run join the list: wait until no walk is left.
 		for (let seen = 0; seen < walks.length; ) {
 			seen = walks.length;
 			await Promise.allSettled(walks.slice(0, seen));
 		}
-	} finally {
 		gate.unobserve(observer);
 		walk.onPage = undefined;
 	}

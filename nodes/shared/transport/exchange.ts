@@ -47,6 +47,14 @@ export interface ApiRequest {
 	 * trigger poll's time budget (n8n abandons a poll that runs past its timeout).
 	 */
 	deadline?: number;
+	/**
+	 * A 429 that names no delay: the caller may hold the retry until one of its own requests in
+	 * flight has ended (a server limiting how many it takes at once), instead of pausing the whole
+	 * run for a backoff. Resolves true when it held it (the retry goes at once, not counted as an
+	 * attempt, at most REFUSALS_RETRIED_ON_A_SLOT times); false when nothing else of its was in
+	 * flight: the backoff applies.
+	 */
+	retryOnASlot?: () => Promise<boolean>;
 }
 
 /** A provisioning is two exchanges (begin, refresh), each under its own deadline. */

@@ -11,7 +11,7 @@ import { withQuery } from './query';
 import { redactorOf, storedSecretsOf } from './redact';
 import { gateFor, NotSentAfterFailure } from './rateGate';
 import { credentialsOfRun, keepRenewedToken } from './runCredentials';
-import { isIdempotent, isRetryable, retryDelayMs } from './retryPolicy';
+import { isIdempotent, isRetryable, namesDelay, REFUSALS_RETRIED_ON_A_SLOT, retryDelayMs } from './retryPolicy';
 import { attemptOnce } from './tokens';
 
 export { cancelSignalOf, CREDENTIAL_TYPE } from './exchange';
@@ -38,6 +38,7 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 
 	let failure: TransportFailure | undefined;
 	let attempt = 0;
+	let slotRetries = 0;
 	const waitUntil = Math.min(request.waitUntil ?? Infinity, request.deadline ?? Infinity);
 	while (attempt < HTTP.maxAttempts) {
 		if (request.deadline !== undefined && Date.now() >= request.deadline) {
@@ -60,6 +61,11 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		if (!outcome.failure) return outcome.body as T;
 		failure = outcome.failure;
 		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
+		if (failure.status === 429 && slotRetries < REFUSALS_RETRIED_ON_A_SLOT && !namesDelay(failure) && request.retryOnASlot !== undefined && (await request.retryOnASlot())) {
+			slotRetries++;
+			attempt--;
+			continue;
+		}
 		const delay = retryDelayMs(failure, attempt);
 		if (delay > HTTP.retryAfterMaxMs) break;
 		if (Date.now() + delay > waitUntil) break;

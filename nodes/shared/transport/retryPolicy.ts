@@ -34,6 +34,20 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The server said how long to wait (a positive Retry-After). */
+export function namesDelay(failure: TransportFailure): boolean {
+	return (retryAfterMs(failure.retryAfter) ?? 0) > 0;
+}
+
+/**
+ * A request refused (429, no delay named) while others of the same listing were in flight is sent
+ * again as soon as one of them ends, under the limit the refusal lowered (ApiRequest.retryOnASlot):
+ * the server limits requests at once, and a timed pause of the whole run would only cost time. At
+ * most this many times per request; then the backoff applies, as to any 429. The limit halves with
+ * each round of refusals, so a server taking one at a time is met alone after two.
+ */
+export const REFUSALS_RETRIED_ON_A_SLOT = 2;
+
 /**
  * The backoff used when the server names no delay (or a delay of 0). Production always uses
  * HTTP's values; tests may lower them (and must restore them) so that exhausting the attempts does

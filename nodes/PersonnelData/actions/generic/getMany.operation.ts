@@ -5,7 +5,8 @@ import { conditionProperty, filtersProperty, orderOptions, selectOption } from '
 import { readListQuery } from '../../../shared/listQuery/parse';
 import { asOfDay, datedValuesAsOfOption, hasDatedValues, simplifyProperty, simplifyRecords } from '../../../shared/listQuery/simplify';
 import { collectRecords, maxRequestsOption, readMaxRequests } from '../../../shared/pagination';
-import { collectInRanges, PAGES_BEFORE_RANGES, rangeField, rangePlan } from '../../../shared/rangedWalk';
+import { rangeField, rangePlan } from '../../../shared/rangePlan';
+import { collectInRanges, PAGES_BEFORE_RANGES } from '../../../shared/rangedWalk';
 import { maxInFlightOption, readMaxInFlight } from '../../../shared/rangeWorth';
 import { optionsCollection } from '../../../shared/descriptions/labels';
 import type { ResourceDefinition } from '../../../shared/registry';

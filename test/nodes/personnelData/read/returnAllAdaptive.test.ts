@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START } from '../../../../nodes/shared/rangeWorth';
+import { backoffTiming } from '../../../../nodes/shared/transport/retryPolicy';
 import { useTestBed } from '../../setup';
 import { apiRequests, idsOf, jsonOf, maxInFlight, run } from '../helpers';
 
@@ -62,13 +63,25 @@ describe('Personnel Data: Return All with an adaptive number of ranges in flight
 		// Its time against one cursor's is a benchmark's question (npm run bench), not a timed test's.
 	});
 
-	it('a server that takes one request at a time (429 beyond it): the same employees, a few refusals', async () => {
-		// Not asserted: its time. Each refusal pauses every request for a backoff, and here ranges
-		// cannot gain anything back: it takes longer than one cursor (issue 44's target not met yet).
+	it('a server that takes one request at a time (429 beyond it): the same employees, one cursor\'s pages plus the probe, no pause', async () => {
+		// Its time is the benchmark's; what makes it one cursor's is asserted: the refused request
+		// goes again as soon as the other ends (no backoff pausing the run), the limit stays at 1, so
+		// no range is cut and no boundary page read twice.
 		sim().setFaults({ latencyMs: LATENCY_MS, applyToProvisioning: false, maxInFlight: 1, retryAfterSeconds: 0 });
 		const reference = jsonOf(await run(bed, oneCursor));
+		const single = apiRequests(bed).length;
 		const ranged = jsonOf(await run(bed, atDefaults));
+		const sent = apiRequests(bed);
 		expect(idsOf(ranged)).toEqual(idsOf(reference));
-		expect(apiRequests(bed).filter((entry) => entry.status === 429).length).toBeLessThan(10);
+		const refused = sent.filter((entry) => entry.status === 429);
+		expect(refused.length).toBeGreaterThanOrEqual(1);
+		expect(refused.length).toBeLessThanOrEqual(2);
+		// One cursor's pages, the probe for the other end, and the refused requests sent again.
+		expect(sent.length).toBeLessThanOrEqual(single + 1 + refused.length);
+		// Sent again at once: no refusal is followed by a pause of the backoff's length (250 ms or more).
+		for (const entry of refused) {
+			const next = sent.find((later) => Date.parse(later.at) >= Date.parse(entry.at) + entry.durationMs);
+			expect(next && Date.parse(next.at) - (Date.parse(entry.at) + entry.durationMs)).toBeLessThan(backoffTiming.baseMs / 2);
+		}
 	});
 });

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { PAGE_SIZE_MAX } from '../../../../nodes/shared/apiChoices';
+import { PAGES_BEFORE_RANGES } from '../../../../nodes/shared/rangedWalk';
 import { rangeTiming } from '../../../../nodes/shared/rangeWorth';
 import { useTestBed } from '../../setup';
 import { apiRequests, idsOf, jsonOf, queryValues, run } from '../helpers';
@@ -45,10 +47,19 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 		expect(sent.length).toBeLessThanOrEqual(referenceRequests + 1 + (rangesOf(sent) - 1));
 	});
 
-	it('a listing of three pages or fewer costs exactly its pages, as with one cursor', async () => {
-		const few = ordered('asc', { filters: { filter: [{ field: 'last_name', operator: 'ilike', value: 'a%' }] } });
+	it(`a listing of ${PAGES_BEFORE_RANGES} pages or fewer costs exactly its pages, as with one cursor`, async () => {
+		// A filter that keeps between one and PAGES_BEFORE_RANGES pages of the employees.
+		const employees = sim().getRecords('employees').filter((record) => !record.deleted_at);
+		const wanted = employees.slice(0, PAGE_SIZE_MAX * PAGES_BEFORE_RANGES - 1).map((record) => String(record.id));
+		const few = ordered('asc', { filters: { filter: [{ field: 'id', operator: 'in', value: wanted.join(',') }] } });
+		const reference = jsonOf(await run(bed, ordered('asc', { ...few, returnAll: false, limit: 1_000_000 })));
+		const referenceRequests = apiRequests(bed).length;
+		expect(referenceRequests).toBeGreaterThan(1);
 		const result = await run(bed, few);
 		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toEqual(reference);
+		// No probe for the other end (another order), no range: the pages one cursor reads.
+		expect(apiRequests(bed)).toHaveLength(referenceRequests);
 		expect(rangeRequests(apiRequests(bed))).toHaveLength(0);
 	});
 
