@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ADAPTIVE_START } from './transport/adaptiveLimit';
 import { checkWholeNumber } from './validation';
 
 /**
@@ -47,8 +48,12 @@ export class WaitingMeter {
 	}
 }
 
-/** Where the ranges' in-flight limit starts: a server that takes one request at a time refuses one at most. */
-export const RANGES_START = 2;
+/**
+ * Where the ranges' in-flight limit starts: where the writes' does. A server that takes fewer at
+ * once refuses the rest once; they go again as soon as a request ends (retryPolicy.ts), and the
+ * limit stays below where it was refused (adaptiveLimit.ts).
+ */
+export const RANGES_START = ADAPTIVE_START;
 export const MAX_IN_FLIGHT_DEFAULT = 32;
 export const MAX_IN_FLIGHT_CEILING = 128;
 

@@ -10,6 +10,7 @@ import { PAGES_WORTH_A_SPLIT, type Range, splitLargest } from './rangeSplit';
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START, Slots, WaitingMeter } from './rangeWorth';
 import type { ApiContext, ApiRequest, Query } from './transport';
 import { AdaptiveLimit } from './transport/adaptiveLimit';
+import { credentialsOfRun } from './transport/runCredentials';
 import { type AttemptReport, gateFor } from './transport/rateGate';
 
 /**
@@ -18,7 +19,7 @@ import { type AttemptReport, gateFor } from './transport/rateGate';
  * probe for its other end (sent beside its next page, so it costs no round trip) and about one page
  * per range boundary.
  */
-export const PAGES_BEFORE_RANGES = 2;
+export const PAGES_BEFORE_RANGES = 1;
 
 /** Without a count, the density ahead is judged from this many of the last records read. */
 const RECENT_RECORDS = 50;
@@ -182,16 +183,12 @@ export async function collectInRanges(
 	// The first pages, with one cursor and no bound: a short listing ends here.
 	const head: Range = { records: [], pagesLeft: PAGES_BEFORE_RANGES, last: start() };
 	const followed = new Set<string>();
-	// The waiting is measured after the first page (which pays for the run's start: credentials, a token).
-	let meter: WaitingMeter | undefined;
-	walk.onPage = () => (meter ??= new WaitingMeter());
-	let waitingShare = 0;
-	try {
-		await walkRange(walk, head, ordered(walk, plan.direction), undefined, followed);
-	} finally {
-		waitingShare = meter?.stop() ?? 0;
-		walk.onPage = undefined;
-	}
+	// The waiting is measured over the first page, as the trigger's catch-up does (the run's
+	// credentials are read before it: decrypting them is not the listing's work).
+	await credentialsOfRun(this);
+	const meter = new WaitingMeter();
+	await walkRange(walk, head, ordered(walk, plan.direction), undefined, followed);
+	const waitingShare = meter.stop();
 	if (walk.refused !== undefined) return { refused: walk.refused };
 	if (head.after === undefined) return head.records;
 	head.pagesLeft = undefined;

@@ -86,7 +86,7 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Trigger: read budget ceiling (s)', expected: DEFAULT_READ_BUDGET_SECONDS, pattern: rx(String.raw`never more than N s\b`) },
 	{ fact: 'Trigger: a poll counts as hung after (minutes)', expected: LEASE_STALE_MS / 60_000, pattern: rx(String.raw`no progress for N minutes`) },
 	{ fact: 'Trigger: wait for a late save (s)', expected: SAVE_WAIT_MS / 1000, pattern: rx(String.raw`within N s of a poll that sent reads`) },
-	{ fact: 'Return All: pages read with one cursor before ranges', expected: PAGES_BEFORE_RANGES, pattern: rx(String.raw`reads the first N pages with one cursor`) },
+	{ fact: 'Return All: pages read with one cursor before ranges', expected: PAGES_BEFORE_RANGES, pattern: rx(String.raw`reads N pages? with one cursor first`) },
 	{ fact: 'Return All: ranges when the node waited this share of the time (%)', expected: RANGES_WORTH_WAITING_PERCENT, pattern: rx(String.raw`idle at least N % of the time`) },
 	{ fact: 'Return All: requests in flight at the start of the ranges', expected: RANGES_START, pattern: rx(String.raw`ranges start with N requests in flight`) },
 	{ fact: 'Return All: Max Requests in Flight default', expected: MAX_IN_FLIGHT_DEFAULT, pattern: rx(String.raw`Max Requests in Flight\* \(default N\)`) },

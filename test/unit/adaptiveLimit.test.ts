@@ -78,4 +78,39 @@ describe('AdaptiveLimit', () => {
 		for (let index = 0; index < 10; index++) limit.report({ status: 429, startedAt: Date.now() + 10, ms: 1 });
 		expect(limit.current()).toBe(1);
 	});
+
+	it('staying below a refusal (the ranged reads): refused with 2 out, it drops to 1 at once and never grows back to 2', () => {
+		const limit = new AdaptiveLimit(32, 4, true);
+		limit.report({ status: 429, startedAt: Date.now(), ms: 5 }, 2);
+		// Half of 4 would be 2: the very number the server refused.
+		expect(limit.current()).toBe(1);
+		const later = Date.now() + 1;
+		for (let index = 0; index < 50; index++) limit.report(ok(150, later));
+		expect(limit.current()).toBe(1);
+	});
+
+	it('staying below a refusal: refused with 6 out while the limit had grown to 16, it halves to 5 and grows no further', () => {
+		const limit = new AdaptiveLimit(32, 4, true);
+		for (let index = 0; index < 12; index++) limit.report(ok(150));
+		expect(limit.current()).toBe(16);
+		limit.report({ status: 429, startedAt: Date.now(), ms: 5 }, 6);
+		expect(limit.current()).toBe(5);
+		const later = Date.now() + 1;
+		for (let index = 0; index < 100; index++) limit.report(ok(150, later));
+		expect(limit.current()).toBe(5);
+	});
+
+	it('staying below a refusal: each further refusal of the requests that were out together lowers it by one more (8 out, 5 refused: 3)', () => {
+		const limit = new AdaptiveLimit(32, 4, true);
+		for (let index = 0; index < 4; index++) limit.report(ok(150));
+		expect(limit.current()).toBe(8);
+		const sentTogether = Date.now() - 1;
+		limit.report({ status: 429, startedAt: sentTogether, ms: 5 }, 8);
+		expect(limit.current()).toBe(4);
+		for (let index = 0; index < 4; index++) limit.report({ status: 429, startedAt: sentTogether, ms: 5 }, 8);
+		expect(limit.current()).toBe(3);
+		const later = Date.now() + 1;
+		for (let index = 0; index < 50; index++) limit.report(ok(150, later));
+		expect(limit.current()).toBe(3);
+	});
 });

@@ -70,6 +70,13 @@ export class AdaptiveLimit {
 	 */
 	report({ status, startedAt, ms }: AttemptReport, inFlight?: number): void {
 		if (status === 429 || status === 503) {
+			// Each further refusal among the requests that were out together says the server took one
+			// fewer of them: the limit stays below what it took, not at half of what was sent.
+			if (this.stayBelowRefusal && startedAt < this.decreasedAt && this.refused) {
+				this.refusedAt = Math.max(2, this.refusedAt - 1);
+				this.value = Math.max(1, Math.min(this.value, this.refusedAt - 1));
+				return;
+			}
 			this.decrease(startedAt, true, inFlight);
 			return;
 		}
@@ -103,7 +110,8 @@ export class AdaptiveLimit {
 		this.successes = 0;
 		const before = this.value;
 		if (refused && this.stayBelowRefusal) this.refusedAt = Math.max(2, Math.min(this.refusedAt, before, inFlight ?? before));
-		this.value = Math.max(1, Math.floor(this.value / 2));
+		// Half, and below where it was refused: a server that refused 2 at once is not asked for 2 again.
+		this.value = Math.max(1, Math.min(Math.floor(this.value / 2), this.refusedAt - 1));
 		// A refusal ends quick growth for the run (the server said where its limit is); a rise in
 		// latency alone (no refusal yet) lets it grow quickly back to where it rose.
 		this.refused ||= refused;

@@ -1,9 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START } from '../../../../nodes/shared/rangeWorth';
-import { backoffTiming } from '../../../../nodes/shared/transport/retryPolicy';
+import { HTTP } from '../../../../nodes/shared/apiChoices';
+import { backoffTiming, REFUSALS_RETRIED_ON_A_SLOT } from '../../../../nodes/shared/transport/retryPolicy';
 import { useTestBed } from '../../setup';
-import { apiRequests, idsOf, jsonOf, maxInFlight, run } from '../helpers';
+import { apiRequests, idsOf, jsonOf, maxInFlight, queryValues, run } from '../helpers';
 
 /**
  * Return All at the defaults, read in ranges with an adaptive number of requests in flight: it
@@ -82,6 +83,24 @@ describe('Personnel Data: Return All with an adaptive number of ranges in flight
 		for (const entry of refused) {
 			const next = sent.find((later) => Date.parse(later.at) >= Date.parse(entry.at) + entry.durationMs);
 			expect(next && Date.parse(next.at) - (Date.parse(entry.at) + entry.durationMs)).toBeLessThan(backoffTiming.baseMs / 2);
+		}
+	});
+
+	it('a server that refuses every later page with 429 and no delay: each request sent again on a slot at most twice, then backed off, and the read ends with the 429', async () => {
+		const saved = { ...backoffTiming };
+		Object.assign(backoffTiming, { baseMs: 10, maxMs: 40 });
+		try {
+			sim().queueFault({ pathPrefix: '/v1/org/employees', method: 'GET', status: 429, count: 100_000, queryIncludes: 'pagination%5Bafter%5D', retryAfterSeconds: 0 });
+			const result = await run(bed, atDefaults);
+			expect(result.error?.message).toMatch(/429|too many/i);
+			const refused = apiRequests(bed).filter((entry) => entry.status === 429);
+			// Every walk's next page is refused: per walk at most the attempts plus the slot retries.
+			const walks = new Set(apiRequests(bed).filter((entry) => entry.status === 200).map((entry) => queryValues(entry.rawQuery, 'filters[inserted_at][value]').join())).size;
+			expect(refused.length).toBeGreaterThan(0);
+			expect(refused.length).toBeLessThanOrEqual(walks * (HTTP.maxAttempts + REFUSALS_RETRIED_ON_A_SLOT));
+		} finally {
+			Object.assign(backoffTiming, saved);
+			sim().clearFaults();
 		}
 	});
 });

@@ -4,7 +4,7 @@ import { PAGE_SIZE_MAX } from '../../../../nodes/shared/apiChoices';
 import { PAGES_BEFORE_RANGES } from '../../../../nodes/shared/rangedWalk';
 import { rangeTiming } from '../../../../nodes/shared/rangeWorth';
 import { useTestBed } from '../../setup';
-import { apiRequests, idsOf, jsonOf, queryValues, run } from '../helpers';
+import { apiRequests, idsOf, jsonOf, maxInFlight, queryValues, run } from '../helpers';
 
 /**
  * Return All ordered by Inserted At reads several inserted_at ranges at once, and must give what one
@@ -47,20 +47,32 @@ describe('Personnel Data: Return All in inserted_at ranges', () => {
 		expect(sent.length).toBeLessThanOrEqual(referenceRequests + 1 + (rangesOf(sent) - 1));
 	});
 
-	it(`a listing of ${PAGES_BEFORE_RANGES} pages or fewer costs exactly its pages, as with one cursor`, async () => {
-		// A filter that keeps between one and PAGES_BEFORE_RANGES pages of the employees.
+	/** A listing of `pages` pages, read at the defaults: its pages, no range; past the first page, the probe beside the second. */
+	async function readShortListing(pages: number): Promise<void> {
 		const employees = sim().getRecords('employees').filter((record) => !record.deleted_at);
-		const wanted = employees.slice(0, PAGE_SIZE_MAX * PAGES_BEFORE_RANGES - 1).map((record) => String(record.id));
+		const wanted = employees.slice(0, PAGE_SIZE_MAX * pages - 1).map((record) => String(record.id));
 		const few = ordered('asc', { filters: { filter: [{ field: 'id', operator: 'in', value: wanted.join(',') }] } });
 		const reference = jsonOf(await run(bed, ordered('asc', { ...few, returnAll: false, limit: 1_000_000 })));
-		const referenceRequests = apiRequests(bed).length;
-		expect(referenceRequests).toBeGreaterThan(1);
+		expect(apiRequests(bed)).toHaveLength(pages);
+		sim().setFaults({ latencyMs: 30, applyToProvisioning: false });
 		const result = await run(bed, few);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual(reference);
-		// No probe for the other end (another order), no range: the pages one cursor reads.
-		expect(apiRequests(bed)).toHaveLength(referenceRequests);
-		expect(rangeRequests(apiRequests(bed))).toHaveLength(0);
+		const sent = apiRequests(bed);
+		expect(rangeRequests(sent)).toHaveLength(0);
+		const probes = sent.filter((entry) => queryValues(entry.rawQuery, 'order[direction]').includes('desc'));
+		expect(probes).toHaveLength(pages > PAGES_BEFORE_RANGES ? 1 : 0);
+		expect(sent).toHaveLength(pages + probes.length);
+		// Beside the next page, not after it: no round trip more than one cursor's.
+		expect(maxInFlight(sent)).toBe(probes.length + 1);
+	}
+
+	it('a listing of one page costs exactly its page: no probe, no range', async () => {
+		await readShortListing(1);
+	});
+
+	it('a listing of two pages costs its pages and the probe for the other end, sent beside the second page: no round trip more', async () => {
+		await readShortListing(2);
 	});
 
 	/**
