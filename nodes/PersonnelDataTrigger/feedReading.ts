@@ -115,8 +115,16 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 	};
 	const start = (read: RangeRead) => {
 		const query = { ...setup.query, ...oldestFirst(setup), ...(read.from === null ? {} : fieldFilter(setup, 'gte', read.from)) };
+		// A page refused with 429 and no delay goes again once another read ends (retryPolicy.ts):
+		// it stays counted among those out, so the limit holds while it waits.
+		const retryOnASlot = async () => {
+			const others = [...out].filter((other) => other !== request);
+			if (others.length === 0) return false;
+			await Promise.race(others);
+			return true;
+		};
 		const request: Promise<void> = readListPage
-			.call(this, listRequest(setup, query, run), { first: PAGE_SIZE_MAX, after: read.after })
+			.call(this, { ...listRequest(setup, query, run), retryOnASlot }, { first: PAGE_SIZE_MAX, after: read.after })
 			.then(
 				(page) => onPage(read, page),
 				(error: unknown) => onFailure(read, error),

@@ -10,16 +10,15 @@ import { PAGES_WORTH_A_SPLIT, type Range, splitLargest } from './rangeSplit';
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, RANGES_START, Slots, WaitingMeter } from './rangeWorth';
 import type { ApiContext, ApiRequest, Query } from './transport';
 import { AdaptiveLimit } from './transport/adaptiveLimit';
-import { credentialsOfRun } from './transport/runCredentials';
 import { type AttemptReport, gateFor } from './transport/rateGate';
 
 /**
  * Pages read with one cursor before ranges are considered: a listing this short costs exactly its
  * pages, as before; only a longer one, read while the node mostly waited (rangeWorth.ts), pays a
- * probe for its other end (sent beside its next page, so it costs no round trip) and about one page
- * per range boundary.
+ * probe for its other end (sent beside the first range's next page, so it costs no round trip) and
+ * about one page per range boundary.
  */
-export const PAGES_BEFORE_RANGES = 1;
+export const PAGES_BEFORE_RANGES = 2;
 
 /** Without a count, the density ahead is judged from this many of the last records read. */
 const RECENT_RECORDS = 50;
@@ -130,6 +129,7 @@ async function walkRange(walk: Walk, range: Range, query: Query, after: string |
 		if (range.records.length - before >= 2) [range.from, range.base] = [timeOf(range.records[before], walk.plan.field), before];
 		if (ended || next.endCursor === undefined) {
 			range.done = true;
+			range.after = undefined;
 			walk.onPage?.();
 			return;
 		}
@@ -146,6 +146,13 @@ async function walkRange(walk: Walk, range: Range, query: Query, after: string |
 		after = next.endCursor;
 		walk.onPage?.();
 	}
+}
+
+/** The rest of the listing with the head's cursor alone (ranges would not pay, or may not be used). */
+async function oneCursor(walk: Walk, head: Range, followed: Set<string>): Promise<IDataObject[] | RangesRefused> {
+	head.pagesLeft = undefined;
+	await walkRange(walk, head, ordered(walk, walk.plan.direction), head.after, followed);
+	return walk.refused !== undefined ? { refused: walk.refused } : head.records;
 }
 
 /**
@@ -180,22 +187,21 @@ export async function collectInRanges(
 	const walk: Walk = { context: this, plan, request, budget: options.maxRequests ?? HTTP.walkMaxRequests, requests: 0, ids: new Set(), itemIndex: options.itemIndex, slots: new Slots(() => limit.current()) };
 	const asc = plan.direction === 'asc';
 	const start = () => ({ time: asc ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY });
-	// The first pages, with one cursor and no bound: a short listing ends here.
-	const head: Range = { records: [], pagesLeft: PAGES_BEFORE_RANGES, last: start() };
+	// The first pages, with one cursor and no bound: a short listing costs exactly its pages. The
+	// waiting is measured after the first page, which pays for the run's start (credentials, a
+	// connection) and looked like waiting on loopback.
+	const head: Range = { records: [], pagesLeft: 1, last: start() };
 	const followed = new Set<string>();
-	// The waiting is measured over the first page, as the trigger's catch-up does (the run's
-	// credentials are read before it: decrypting them is not the listing's work).
-	await credentialsOfRun(this);
-	const meter = new WaitingMeter();
 	await walkRange(walk, head, ordered(walk, plan.direction), undefined, followed);
-	const waitingShare = meter.stop();
+	let meter: WaitingMeter | undefined;
+	if (head.after !== undefined && walk.refused === undefined) {
+		meter = new WaitingMeter();
+		head.pagesLeft = PAGES_BEFORE_RANGES - 1;
+		await walkRange(walk, head, ordered(walk, plan.direction), head.after, followed);
+	}
 	if (walk.refused !== undefined) return { refused: walk.refused };
 	if (head.after === undefined) return head.records;
-	head.pagesLeft = undefined;
-	if (waitingShare < rangeTiming.worthWaitingShare || limit.ceiling === 1) {
-		await walkRange(walk, head, ordered(walk, plan.direction), head.after, followed);
-		return walk.refused !== undefined ? { refused: walk.refused } : head.records;
-	}
+	if ((meter?.stop() ?? 0) < rangeTiming.worthWaitingShare || limit.ceiling === 1) return await oneCursor(walk, head, followed);
 
 	// Ranges in the order they are handed over: ascending oldest first, descending newest first.
 	const ranges: Range[] = [head];
@@ -219,6 +225,7 @@ export async function collectInRanges(
 	gate.observe(observer);
 	try {
 		// The first range goes on at once; the other end is asked for beside its next page.
+		head.pagesLeft = undefined;
 		run(head, walkRange(walk, head, ordered(walk, plan.direction), head.after, followed));
 		const otherEnd = await page(walk, ordered(walk, asc ? 'desc' : 'asc'), 1, undefined).catch((error: unknown) => {
 			walk.failed = true;

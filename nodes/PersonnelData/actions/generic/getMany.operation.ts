@@ -20,7 +20,7 @@ export function unorderedReturnAll(resource: ResourceDefinition): string {
 	const field = rangeField(resource);
 	return field === undefined
 		? 'in the API\'s own order, one page after another'
-		: `oldest first by ${field}; when ${PAGES_BEFORE_RANGES === 1 ? 'the first page shows' : `the first ${PAGES_BEFORE_RANGES} pages show`} the node mostly waiting for the API, the rest is read in ranges side by side, up to Options › Max Requests in Flight at once (in the API's own order if it refuses that)`;
+		: `oldest first by ${field}; when the first ${PAGES_BEFORE_RANGES} pages show the node mostly waiting for the API, the rest is read in ranges side by side, up to Options › Max Requests in Flight at once (in the API's own order if it refuses that)`;
 }
 
 const paginationProperties = (resource: ResourceDefinition): INodeProperties[] => [
