@@ -174,9 +174,12 @@ function filteredView(ctx: ListContext, filters: ParsedFilter[], sorting: Sortin
 	const { collection, role, variation } = ctx;
 	const key = `${role}|${sorting.field}|${sorting.direction}|${sorting.walkSeed}|${filtersKey(filters)}`;
 	return collection.view(key, () => {
+		const predicate = buildPredicate(filters, (stored) => truncatedTimestamp(variation, stored));
+		// Filtering keeps the order: the filtered view is the unfiltered one (cached) with records left
+		// out, not another sort of every record (ranges side by side ask for many filters at once).
+		if (predicate !== null) return filteredView(ctx, [], sorting).filter((record) => predicate(record));
 		const hidden = collection.hidden;
 		const restricted = role === 'limited' ? collection.restricted : new Set<string>();
-		const predicate = buildPredicate(filters, (stored) => truncatedTimestamp(variation, stored));
 		const all = collection.all();
 		const needsFilter = hidden.size > 0 || restricted.size > 0 || predicate !== null;
 		let view: SimRecord[] = needsFilter
