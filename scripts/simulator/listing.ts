@@ -181,10 +181,8 @@ function filteredView(ctx: ListContext, filters: ParsedFilter[], sorting: Sortin
 		const hidden = collection.hidden;
 		const restricted = role === 'limited' ? collection.restricted : new Set<string>();
 		const all = collection.all();
-		const needsFilter = hidden.size > 0 || restricted.size > 0 || predicate !== null;
-		let view: SimRecord[] = needsFilter
-			? all.filter((r) => !hidden.has(r.id) && !restricted.has(r.id) && (predicate === null || predicate(r)))
-			: [...all];
+		const needsFilter = hidden.size > 0 || restricted.size > 0;
+		let view: SimRecord[] = needsFilter ? all.filter((r) => !hidden.has(r.id) && !restricted.has(r.id)) : [...all];
 		if (sorting.field === 'id' && variation.sameValueOrder === 'byId') {
 			if (sorting.direction === 'desc') view.reverse();
 			return view;
