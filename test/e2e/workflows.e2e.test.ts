@@ -530,9 +530,12 @@ describe(`workflows users build (lists, reads, writes, errors, trigger, tokens) 
 		const provisionings = stats.provisioning.refresh;
 		expect(elapsedMs).toBeGreaterThan(4500); // the run outlived a token
 		expect(provisionings).toBeGreaterThan(1);
-		// Every page that reached the API was answered with records in the end.
+		// Every page that reached the API was answered with records in the end. Far away, the node may
+		// also have asked for the listing's other end (one record, newest first) beside its third page.
 		const pages = apiRequests().filter((r) => r.path === '/v1/org/employees');
-		expect(pages.filter((r) => r.status === 200).length).toBe(Math.ceil(expected.length / 100));
+		const otherEnd = (r: { rawQuery: string }) => decodeURIComponent(r.rawQuery).includes('order[direction]=desc');
+		expect(pages.filter((r) => r.status === 200 && !otherEnd(r)).length).toBe(Math.ceil(expected.length / 100));
+		expect(pages.filter((r) => r.status === 200 && otherEnd(r)).length).toBeLessThanOrEqual(1);
 		expect(pages.every((r) => r.status === 200 || r.status === 401)).toBe(true);
 	});
 	test('10. Another customer\'s fields: the form lists them from its records, a workflow filters and writes them', async () => {
