@@ -46,6 +46,10 @@ const DURABLE = {
 	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
 	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+	// n8n 2.41's startup recovery of an execution cut by SIGTERM can crash in its insights module
+	// (InsightsCollectionService: "Cannot read properties of null (reading 'getTime')"), before our
+	// node runs at all; insights play no part in what this lane checks.
+	N8N_DISABLED_MODULES: 'insights',
 };
 const lanes: Array<{ label: string; env: Record<string, string> }> =
 	!installFeatures(n8nInstance(key)).durableScheduler
