@@ -1,7 +1,11 @@
 import type { ResourceName, SimRecord } from './types';
 
-/** How many cached views a collection keeps before it drops them all (they are cheap to rebuild). */
-const MAX_CACHED_VIEWS = 64;
+/**
+ * How many cached views a collection keeps; past it, the least recently used goes. Not all at once:
+ * a listing read in many ranges side by side asks for one filtered view per range, and dropping
+ * every view would drop the sorted one they are all filtered from (a sort of every record).
+ */
+export const MAX_CACHED_VIEWS = 64;
 
 /**
  * One collection of records, kept sorted by id so that the default order needs no sorting and
@@ -95,9 +99,15 @@ export class Collection {
 	/** Returns the cached view for `key`, computing it once per version. */
 	view(key: string, compute: () => readonly SimRecord[]): readonly SimRecord[] {
 		const cached = this.views.get(key);
-		if (cached) return cached;
-		if (this.views.size >= MAX_CACHED_VIEWS) this.views.clear();
+		if (cached) {
+			// A Map keeps insertion order: re-inserted, the view is the most recently used.
+			this.views.delete(key);
+			this.views.set(key, cached);
+			return cached;
+		}
 		const fresh = compute();
+		// After compute: a view computed from another (filtered from the sorted one) must not evict it first.
+		while (this.views.size >= MAX_CACHED_VIEWS) this.views.delete(this.views.keys().next().value as string);
 		this.views.set(key, fresh);
 		return fresh;
 	}

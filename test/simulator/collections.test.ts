@@ -5,6 +5,7 @@ import { API_ROUTES } from '../../scripts/simulator/api';
 import { COLLECTION_OF, collectionOf } from '../../scripts/simulator/collections';
 import { Router } from '../../scripts/simulator/routing';
 import { Simulator } from '../../scripts/simulator/simulator';
+import { Collection, MAX_CACHED_VIEWS } from '../../scripts/simulator/store';
 import { RESOURCE_NAMES } from '../../scripts/simulator/types';
 
 /** The HTTP method of each kind of path in the registry (a new kind of path must say its method here). */
@@ -64,5 +65,28 @@ describe('the simulator serves every resource of the registry', () => {
 		const match = router.match(method, template.replace('{id}', SOME_ID));
 		if (match.kind !== 'found') throw new Error(`The simulator does not serve ${request} (${resource}.${kind}): ${match.kind}`);
 		expect(match.route.kind.startsWith(`${collectionOf(resource)}.`)).toBe(true);
+	});
+});
+
+describe('the simulator caches its views', () => {
+	it('past its size, the least recently used view goes: the sorted view every filtered view is cut from is sorted once however many ranges ask', () => {
+		const collection = new Collection('employees');
+		let sorts = 0;
+		const sorted = () =>
+			collection.view('sorted', () => {
+				sorts++;
+				return [];
+			});
+		for (let index = 0; index < MAX_CACHED_VIEWS * 3; index++) collection.view(`filtered ${index}`, () => sorted());
+		expect(sorts).toBe(1);
+		let recomputed = 0;
+		const computeAgain = () => {
+			recomputed++;
+			return [];
+		};
+		collection.view('filtered 0', computeAgain);
+		collection.view(`filtered ${MAX_CACHED_VIEWS * 3 - 1}`, computeAgain);
+		// The oldest filtered view was dropped, the newest kept.
+		expect(recomputed).toBe(1);
 	});
 });

@@ -73,6 +73,20 @@ describe('AdaptiveLimit', () => {
 		expect(limit.current()).toBe(8);
 	});
 
+	it('after a rise in latency, the smaller limit is judged by a round of its own answers: a first slow one neither halves it again nor grows it', () => {
+		const limit = new AdaptiveLimit(64);
+		for (let index = 0; index < 12; index++) limit.report(ok(150));
+		for (let index = 0; index < 10 && limit.current() === 16; index++) limit.report(ok(1500));
+		expect(limit.current()).toBe(8);
+		const later = Date.now() + 1;
+		// Answers that queued behind the slow ones (in the server or the node's event loop): 7 of a round of 8.
+		for (let index = 0; index < 7; index++) limit.report(ok(600, later));
+		expect(limit.current()).toBe(8);
+		// The round's last answer is as slow: the smaller limit is slow too, and halves.
+		limit.report(ok(600, later));
+		expect(limit.current()).toBe(4);
+	});
+
 	it('never goes below 1', () => {
 		const limit = new AdaptiveLimit(16);
 		for (let index = 0; index < 10; index++) limit.report({ status: 429, startedAt: Date.now() + 10, ms: 1 });

@@ -16,7 +16,7 @@ const LATENCY_WEIGHT = 0.2;
  * How many requests the node keeps in flight: additive increase, multiplicative decrease (TCP's
  * congestion rule). It starts at ADAPTIVE_START and grows quickly, by one per clean answer
  * (doubling per round trip). It halves on 429 or 503 and when the average latency rises well above
- * the fastest answer. After a refusal (429, 503) it grows by one per round of successes only: the
+ * the fastest answer (after a decrease, judged once a round of answers at the smaller limit is in). After a refusal (429, 503) it grows by one per round of successes only: the
  * server said where its limit is. After a rise in latency alone (a busy moment, the node's own CPU)
  * it grows quickly again, doubling per round trip while the answers are clean, up to the limit it
  * had when the latency rose, and by one per round above: it is back at full speed in one round trip
@@ -38,6 +38,8 @@ export class AdaptiveLimit {
 	private successes = 0;
 	private fastestMs = Number.POSITIVE_INFINITY;
 	private averageMs: number | undefined;
+	/** Clean answers averaged since the last decrease (or the start). */
+	private judged = 0;
 	private decreasedAt = Number.NEGATIVE_INFINITY;
 	/** The highest value reached, for tests and measurements. */
 	peak: number;
@@ -83,8 +85,12 @@ export class AdaptiveLimit {
 		if (status === undefined || status < 200 || status >= 300 || startedAt < this.decreasedAt) return;
 		this.fastestMs = Math.min(this.fastestMs, ms);
 		this.averageMs = this.averageMs === undefined ? ms : this.averageMs + LATENCY_WEIGHT * (ms - this.averageMs);
+		this.judged++;
 		if (this.averageMs > this.fastestMs * LATENCY_FACTOR + LATENCY_SLACK_MS) {
-			this.decrease(startedAt, false);
+			// A smaller limit is judged by a round of its own answers, not by its first: that one may
+			// still have queued behind the answers that led to the decrease (in the server, or in the
+			// node's own event loop while it parsed them). Meanwhile a slow answer does not grow it.
+			if (this.judged >= this.value) this.decrease(startedAt, false);
 			return;
 		}
 		if (this.value < this.quicklyUpTo) {
@@ -119,5 +125,6 @@ export class AdaptiveLimit {
 		this.decreasedAt = Date.now();
 		// The slow answers that led here are history: judge the smaller limit by its own answers.
 		this.averageMs = undefined;
+		this.judged = 0;
 	}
 }
