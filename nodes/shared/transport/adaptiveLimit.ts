@@ -16,8 +16,9 @@ const LATENCY_WEIGHT = 0.2;
  * How many requests the node keeps in flight: additive increase, multiplicative decrease (TCP's
  * congestion rule). It starts at ADAPTIVE_START and grows quickly, by one per clean answer
  * (doubling per round trip). It halves on 429 or 503 and when the average latency rises well above
- * the fastest answer (after a decrease, judged once a round of answers at the smaller limit is in). After a refusal (429, 503) it grows by one per round of successes only: the
- * server said where its limit is. After a rise in latency alone (a busy moment, the node's own CPU)
+ * the fastest answer (after a decrease, judged once a round of answers at the smaller limit is in).
+ * After a refusal (429, 503) it grows by one per round of successes only: the server said where its
+ * limit is. After a rise in latency alone (a busy moment, the node's own CPU)
  * it grows quickly again, doubling per round trip while the answers are clean, up to the limit it
  * had when the latency rose, and by one per round above: it is back at full speed in one round trip
  * instead of one per step. It never exceeds `ceiling` (the user's Concurrency) nor drops below 1.
