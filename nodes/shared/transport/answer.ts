@@ -4,6 +4,7 @@ import type { RawAnswer } from './bounded';
 import { describeBody, isJsonContentType } from './bounded';
 import type { TransportFailure } from './failure';
 import { failureOfResponse } from './failure';
+import { parseUtf8Json } from './utf8Json';
 
 /**
  * What a successful answer must hold: `record` a `data` object (Get, writes), `list` a `data` array
@@ -29,7 +30,7 @@ function parseJson(answer: RawAnswer): Parsed {
 	if (answer.body.length === 0) return { problem: 'expected JSON, got an empty body' };
 	if (!isJsonContentType(answer)) return { problem: `expected JSON, got ${describeBody(answer)}` };
 	try {
-		return { json: JSON.parse(answer.body.toString('utf8')) as unknown };
+		return { json: parseUtf8Json(answer.body) };
 	} catch {
 		return { problem: `expected JSON, got malformed JSON (${describeBody(answer)})` };
 	}
