@@ -3,6 +3,9 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 
 import { parseUtf8Json } from '../../nodes/shared/transport/utf8Json';
+import { expectNoSecrets } from '../helpers/secrets';
+import { employee, HostileServer, hostileSecrets, page, runtimeFor } from './hostileServer';
+import { jsonOf } from './support';
 
 /** The reference: what the transport did before, and what a reader of the spec expects. */
 function reference(body: Buffer): { value?: unknown; threw?: true } {
@@ -99,5 +102,48 @@ describe('parseUtf8Json: the same as JSON.parse of the UTF-8 text', () => {
 		expect(value.bad).toBe('a\ufffd');
 		expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
 		expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ x: 'ÿ' });
+	});
+});
+
+describe('names beyond ASCII, through the node over HTTP', () => {
+	let server: HostileServer;
+
+	beforeEach(async () => {
+		server = await new HostileServer().start();
+	});
+	afterEach(async () => {
+		await server.close();
+	});
+
+	const names = ['Łukasz', 'Zoë', 'Søren', '東京', '😀 Émile', 'plain'];
+	/** A page whose names are raw UTF-8 (or escaped as `\u`), and one last name with a stray byte. */
+	function body(escaped: boolean): Buffer {
+		const records = names.map((firstName, index) => ({ ...employee(index + 1), first_name: firstName, 'größe': index }));
+		const text = JSON.stringify(page(records, null, false));
+		const utf8 = escaped ? text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+		const bytes = Buffer.from(utf8, 'utf8');
+		const stray = bytes.indexOf('"plain"');
+		return Buffer.concat([bytes.subarray(0, stray + 6), Buffer.from([0xc5]), bytes.subarray(stray + 6)]);
+	}
+
+	it.each([
+		['raw UTF-8', false],
+		['escaped as \\u', true],
+	])('Get Many with Simplify off gives each name as sent (%s), a stray byte as U+FFFD', async (_label, escaped) => {
+		const sent = body(escaped);
+		server.api = (_request, response) => {
+			response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': sent.length });
+			response.end(sent);
+		};
+		const runtime = runtimeFor(server);
+		const result = await runtime.execute({
+			nodeType: 'personnelData',
+			parameters: { resource: 'employee', operation: 'getMany', returnAll: true, simplify: false, options: { orderBy: 'id', orderDirection: 'asc' } },
+		});
+		expect(result.error).toBeUndefined();
+		const items = jsonOf(result.items);
+		expect(items.map((item) => item.first_name)).toEqual([...names.slice(0, -1), 'plain\ufffd']);
+		expect(items.map((item) => item['größe'])).toEqual([0, 1, 2, 3, 4, 5]);
+		expectNoSecrets([result.items, runtime.logs], hostileSecrets(server));
 	});
 });
