@@ -89,6 +89,18 @@ describe('parseUtf8Json: the same as JSON.parse of the UTF-8 text', () => {
 		expect(candidate(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), page])).threw).toBe(true);
 	});
 
+	it('on nesting deeper than a recursive walk can go (JSON.parse takes it): the same value', () => {
+		const depth = 100_000;
+		const body = Buffer.from(`{"data":[{"first_name":"Łukasz","deep":${'['.repeat(depth)}"Zoë"${']'.repeat(depth)}}]}`, 'utf8');
+		const record = (parseUtf8Json(body) as { data: Array<{ first_name: string; deep: unknown }> }).data[0];
+		expect(record.first_name).toBe('Łukasz');
+		// Walked without recursion: JSON.stringify and deep equality overflow at this depth themselves.
+		let inner = record.deep;
+		let levels = 0;
+		while (Array.isArray(inner) && inner.length === 1) [inner, levels] = [inner[0], levels + 1];
+		expect([levels, inner]).toEqual([depth, 'Zoë']);
+	});
+
 	it('decodes what it must, by example: names beyond Latin-1, a key with a diacritic, invalid bytes as U+FFFD, an own "__proto__"', () => {
 		const body = Buffer.concat([
 			Buffer.from('{"first_name":"Łukasz","Straße":"Zoë 東京","bad":"a', 'utf8'),

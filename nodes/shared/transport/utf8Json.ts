@@ -63,7 +63,13 @@ export function parseUtf8Json(body: Buffer): unknown {
 	const text = body.toString('latin1');
 	if (!NON_ASCII.test(text)) return JSON.parse(text) as unknown;
 	if (text.includes('\\u')) return JSON.parse(body.toString('utf8')) as unknown;
+	const parsed: unknown = JSON.parse(text);
 	const restorer = new Restorer();
-	const value = restorer.restore(JSON.parse(text));
-	return restorer.keysDecodedAlike ? (JSON.parse(body.toString('utf8')) as unknown) : value;
+	try {
+		const value = restorer.restore(parsed);
+		if (!restorer.keysDecodedAlike) return value;
+	} catch {
+		// Nesting deeper than the stack allows (JSON.parse itself takes it): the plain path.
+	}
+	return JSON.parse(body.toString('utf8')) as unknown;
 }
