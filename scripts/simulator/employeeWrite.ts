@@ -83,13 +83,17 @@ function emptyProperties(schema: EmployeeSchema): JsonObject {
 	return properties;
 }
 
-/** Builds the stored employee from a validated write (README: PATCH/PUT semantics). */
+/**
+ * Builds the stored employee from a validated write (README: PATCH/PUT semantics). The spec leaves
+ * open what PATCH does with `custom_properties`: `customPropertiesPatch` (variations.ts) chooses.
+ */
 export function applyEmployeeWrite(
 	existing: SimRecord | undefined,
 	data: JsonObject,
 	mode: WriteMode,
 	base: Pick<SimRecord, 'id'> & JsonObject,
 	schema: EmployeeSchema,
+	customPropertiesPatch: 'merge' | 'replace' = 'merge',
 ): SimRecord {
 	const start: SimRecord = mode === 'patch' && existing ? { ...existing } : { ...base };
 	if (mode !== 'patch') for (const field of Object.keys(schema.plainFields)) start[field] = null;
@@ -102,7 +106,7 @@ export function applyEmployeeWrite(
 		for (const [key, value] of Object.entries(data.properties)) {
 			if (key === 'custom_properties' && isJsonObject(value)) {
 				const old = isJsonObject(properties.custom_properties) ? properties.custom_properties : {};
-				properties.custom_properties = mode === 'patch' ? { ...old, ...value } : value;
+				properties.custom_properties = mode === 'patch' && customPropertiesPatch === 'merge' ? { ...old, ...value } : value;
 			} else {
 				properties[key] = value;
 			}

@@ -39,6 +39,8 @@ export const VARIATION_SWITCHES = {
 	timeReportUpdatedAt: ['absent', 'present'],
 	/** The spec gives employees no `deleted_at`; a server may mark deletions with it. */
 	employeeDeletedAt: ['absent', 'present'],
+	/** Gap: whether PATCH merges the keys of `custom_properties` into the stored object, or replaces the object whole. */
+	customPropertiesPatch: ['merge', 'replace'],
 } as const;
 
 export type SwitchName = keyof typeof VARIATION_SWITCHES;

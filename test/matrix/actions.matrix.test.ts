@@ -14,7 +14,7 @@ import { profilesFor, sameIds } from './profiles';
 
 const PROFILES = profilesFor('actions', [
 	'emptyValuesSort', 'totalCount', 'timestampPrecision', 'timestampOffset', 'defaultPageSize', 'maxPageSize', 'sameValueOrder',
-	'uuidCase', 'unknownFields', 'emptyOptionalFields', 'listParameters', 'inOperator', 'singleRecordEnvelope', 'employeeDeletedAt',
+	'uuidCase', 'unknownFields', 'emptyOptionalFields', 'listParameters', 'inOperator', 'singleRecordEnvelope', 'employeeDeletedAt', 'customPropertiesPatch',
 ], 8);
 
 const upsertOn = (field: string): INodeParameters => ({

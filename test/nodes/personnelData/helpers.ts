@@ -93,3 +93,12 @@ export function maxInFlight(entries: readonly RequestLogEntry[]): number {
 	}
 	return most;
 }
+
+/**
+ * The servers the spec allows for a PATCH of `custom_properties` (it says nothing of that
+ * object): one merges the keys given, one replaces the object whole. The write suites run on both.
+ */
+export const PATCH_SERVERS = [
+	{ name: 'merges custom_properties on PATCH', variation: { customPropertiesPatch: 'merge' as const } },
+	{ name: 'replaces custom_properties on PATCH', variation: { customPropertiesPatch: 'replace' as const } },
+];

@@ -116,8 +116,8 @@ export const changeJson = (description: ChangeDescription): IDataObject => descr
 
 /**
  * The employee as the API leaves it after a write of `data` (the `{ data }` of the body): POST
- * creates it from `data`; PATCH sets the fields given, replaces each dated property given whole and
- * merges `custom_properties` keys; PUT clears every field and property not given (a history
+ * creates it from `data`; PATCH sets the fields given and replaces each property given whole (a
+ * history, and `custom_properties` as this node sends it: whole); PUT clears every field and property not given (a history
  * becomes empty, `custom_properties` an empty object).
  */
 export function predictAfter(before: IDataObject, data: IDataObject, method: WriteMethod): IDataObject {
@@ -135,9 +135,11 @@ export function predictAfter(before: IDataObject, data: IDataObject, method: Wri
 		}
 	}
 	Object.assign(after, plain);
-	for (const [key, value] of Object.entries(given)) {
-		properties[key] = key === CUSTOM_PROPERTIES && method === 'PATCH' && isObject(value) ? { ...objectOf(properties[key]), ...value } : value;
-	}
+	// Every value given replaces the stored one. For a history the spec says so; for an object
+	// (`custom_properties`) the spec is silent, and a PATCH of this node sends it whole, the keys
+	// it names over the employee's (./keepUnnamedKeys.ts), so a merging server and a replacing one
+	// leave the same object: the one sent.
+	for (const [key, value] of Object.entries(given)) properties[key] = value;
 	after.properties = properties;
 	return after;
 }

@@ -12,6 +12,7 @@ import type { ApiRequest } from '../../../shared/transport';
 import { apiRequest } from '../../../shared/transport';
 import { employee } from '../../../shared/registry/resources/employee';
 import { mergeHistories } from './datedHistory';
+import { withUnnamedKeysKept, writesPropertyObjects } from './keepUnnamedKeys';
 import type { WriteName } from './payload';
 import { employeeWrite } from './payload';
 import { employeeWriteProperties } from './v1/write.description';
@@ -47,7 +48,8 @@ const WORDING: Record<WriteName, { displayName: string; action: (record: string)
 };
 
 /**
- * The employee's current histories, read just before the PATCH that replaces them (the spec has
+ * The employee's current histories and property objects, read just before the PATCH that replaces
+ * them (the spec has
  * no version or ETag, so the read-merge-write is kept to this one request). The list endpoint is
  * used because the spec documents `select` and the id filter there: only `properties` is read.
  */
@@ -75,7 +77,7 @@ async function readHistories(
 	if (!record) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`${resource.displayName} ${id} was not found, or this credential's role may not read it; nothing was changed (reading its ${properties.join(', ')} history is needed to keep it)`,
+			`${resource.displayName} ${id} was not found, or this credential's role may not read it; nothing was changed (reading its current ${properties.join(', ')} is needed to keep what this write does not name)`,
 			{ itemIndex },
 		);
 	}
@@ -119,12 +121,15 @@ export function employeeWriteOperation<Name extends WriteName>(name: Name): Oper
 				subject = `${resource.displayName} ${id}`;
 			}
 			const send = async () => {
-				// The history edits' read comes right before the PATCH: the window another client's
-				// change could be overwritten in is one request long.
-				if (historyEdits.size > 0 && id !== undefined) {
-					const current = await readHistories.call(this, resource, id, [...historyEdits.keys()], itemIndex);
-					const data = body[WRITE_ENVELOPE] as IDataObject;
-					data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(current, historyEdits) };
+				// The read comes right before the PATCH: the window another client's change could be
+				// overwritten in is one request long.
+				const data = body[WRITE_ENVELOPE] as IDataObject;
+				const keepsObjects = name === 'update' && writesPropertyObjects(data);
+				if ((historyEdits.size > 0 || keepsObjects) && id !== undefined) {
+					const kept = [...historyEdits.keys(), ...(keepsObjects ? Object.keys(data.properties as IDataObject) : [])];
+					const current = await readHistories.call(this, resource, id, [...new Set(kept)], itemIndex);
+					if (historyEdits.size > 0) data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(current, historyEdits) };
+					if (keepsObjects) body[WRITE_ENVELOPE] = withUnnamedKeysKept(data, current);
 				}
 				const response = await apiRequest.call<IExecuteFunctions, [ApiRequest], Promise<IDataObject>>(this, {
 					method: METHODS[name],

@@ -5,6 +5,7 @@ import { NOTHING_DISCOVERED, observeRecords } from '../../../../nodes/shared/fie
 import { employee as employeeResource } from '../../../../nodes/shared/registry/resources/employee';
 import { useTestBed } from '../../setup';
 import type { RunOptions } from '../helpers';
+import { PATCH_SERVERS } from '../helpers';
 import { apiRequests, byId, jsonOf, outputOf, queryValues, run } from '../helpers';
 
 /** Node version 2: the column mapper, Create or Update, skip unchanged. */
@@ -22,8 +23,8 @@ const upsertOn = (field: string, options: IDataObject = {}): INodeParameters => 
 	options: options as INodeParameters,
 });
 
-describe('Personnel Data, version 2: employee writes from columns', () => {
-	const bed = useTestBed();
+describe.each(PATCH_SERVERS)('Personnel Data, version 2: employee writes from columns, on a server that $name', ({ variation }) => {
+	const bed = useTestBed({ variation });
 	const sim = () => bed.simulator.sim;
 	const writes = () => apiRequests(bed).filter((entry) => entry.method !== 'GET');
 	const lookups = () => apiRequests(bed).filter((entry) => entry.method === 'GET');

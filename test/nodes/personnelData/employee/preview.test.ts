@@ -6,6 +6,7 @@ import { PersonnelData } from '../../../../nodes/PersonnelData/PersonnelData.nod
 import { describeChange } from '../../../../nodes/PersonnelData/actions/employee/changes';
 import { useTestBed } from '../../setup';
 import type { RunOptions } from '../helpers';
+import { PATCH_SERVERS } from '../helpers';
 import { apiRequests, byId, jsonOf, outputOf, run, UNKNOWN_UUID } from '../helpers';
 
 /** Node version 2: Options › Write Mode (Preview Only, Apply a Preview) and every write's change description. */
@@ -23,8 +24,8 @@ const upsertOn = (field: string, options: IDataObject = {}): INodeParameters => 
 
 const previewOf = (item: IDataObject): IDataObject => item.preview as IDataObject;
 
-describe('Personnel Data, version 2: preview, apply, and what each write changed', () => {
-	const bed = useTestBed();
+describe.each(PATCH_SERVERS)('Personnel Data, version 2: preview, apply, and what each write changed, on a server that $name', ({ variation }) => {
+	const bed = useTestBed({ variation });
 	const sim = () => bed.simulator.sim;
 	const writes = () => apiRequests(bed).filter((entry) => entry.method !== 'GET');
 	const lookups = () => apiRequests(bed).filter((entry) => entry.method === 'GET');

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { useCredential, useTestBed } from '../../setup';
-import { apiRequests, byId, jsonOf, run } from '../helpers';
+import { apiRequests, byId, jsonOf, PATCH_SERVERS, run } from '../helpers';
 
-describe('Personnel Data: writes', () => {
-	const bed = useTestBed();
+describe.each(PATCH_SERVERS)('Personnel Data: writes, on a server that $name', ({ variation }) => {
+	const bed = useTestBed({ variation });
 
 	const sim = () => bed.simulator.sim;
 	const getRaw = async (id: string): Promise<IDataObject> =>
@@ -81,14 +81,17 @@ describe('Personnel Data: writes', () => {
 				customProperties: '{"badge_number": "B00001"}',
 			});
 			expect(result.error).toBeUndefined();
-			const [request] = apiRequests(bed);
+			// A custom property is written: the employee's are read first, to be kept.
+			const [read, request] = apiRequests(bed);
+			expect(`${read.method} ${read.path}`).toBe('GET /v1/org/employees');
 			expect(`${request.method} ${request.path}`).toBe(`PATCH /v1/org/employees/${employee.id}`);
 			expect(request.body).toEqual({
 				data: {
 					phone2: '+46 70 000 00 00',
 					properties: {
 						title: [{ valid_from: '2026-12-01', value: 'Head of Things' }],
-						custom_properties: { badge_number: 'B00001' },
+						// The whole object, the key given over the employee's: kept on a server that replaces it.
+						custom_properties: { ...(beforeProps.custom_properties as IDataObject), badge_number: 'B00001' },
 					},
 				},
 			});

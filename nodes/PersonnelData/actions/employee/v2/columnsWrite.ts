@@ -12,6 +12,7 @@ import type { MappedValues } from './columns';
 import { mappedValues } from './columns';
 import type { DatedRow, HistoryEdit } from '../datedRows';
 import { mergeHistories } from '../datedHistory';
+import { withUnnamedKeysKept } from '../keepUnnamedKeys';
 import type { EmployeeWrite } from '../payload';
 import { employeeWrite } from '../payload';
 
@@ -168,13 +169,16 @@ export function withoutUnchanged(write: EmployeeWrite, record: IDataObject): Emp
 export const nothingToWrite = (write: EmployeeWrite): boolean =>
 	Object.keys(write.body[WRITE_ENVELOPE] as IDataObject).length === 0 && write.historyEdits.size === 0;
 
-/** The PATCH body: the edited histories merged into the ones the employee has (kept whole). */
+/**
+ * The PATCH body: the edited histories merged into the ones the employee has (kept whole), and
+ * each object written inside `properties` (`custom_properties`) sent with the keys it did not name.
+ */
 export function patchBody(write: EmployeeWrite, record: IDataObject): IDataObject {
 	const data = { ...(write.body[WRITE_ENVELOPE] as IDataObject) };
 	if (write.historyEdits.size > 0) {
 		data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(record, write.historyEdits) };
 	}
-	return { [WRITE_ENVELOPE]: data };
+	return { [WRITE_ENVELOPE]: withUnnamedKeysKept(data, record) };
 }
 
 export function requireMatchValue(input: ColumnsInput, field: string): string {
