@@ -6,6 +6,22 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?(Z|[+-
  * fraction lengths do not sort as text ("…:50Z" > "…:50.1Z").
  */
 export function timestampKey(value: string): string {
+	let key = recentKeys.get(value);
+	if (key === undefined) {
+		if (recentKeys.size >= RECENT_KEYS_MAX) recentKeys.clear();
+		recentKeys.set(value, (key = computeTimestampKey(value)));
+	}
+	return key;
+}
+
+/**
+ * Keys of the timestamps seen last: a poll compares each record's timestamp many times, and a bulk
+ * import gives thousands of records one timestamp (the key is a pure function of the text).
+ */
+const recentKeys = new Map<string, string>();
+const RECENT_KEYS_MAX = 4096;
+
+function computeTimestampKey(value: string): string {
 	const match = TIMESTAMP.exec(value.trim());
 	if (!match) return value;
 	const [, base, fraction = '', zone = 'Z'] = match;

@@ -6,8 +6,6 @@
  * later than its timestamp (a late commit), cursors may expire, records change between
  * pages. Every version ever committed is kept for the reference ledger.
  */
-import { createHash } from 'node:crypto';
-
 import type { FeedPage, FeedRead, FeedRecord } from '../../../nodes/PersonnelDataTrigger/feedState';
 
 export type Precision = 's' | 'ms' | 'us';
@@ -30,7 +28,23 @@ export interface Version extends FeedRecord {
 
 export class CursorRefused extends Error {}
 
-const rankOf = (seed: string, id: string) => createHash('sha256').update(`${seed}:${id}`).digest('hex').slice(0, 12);
+/** FNV-1a over the text's UTF-16 units: a 32-bit hash, no cryptography (the model test hashes millions). */
+function hash32(text: string): number {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+	return hash >>> 0;
+}
+
+/** MurmurHash3's finalizer: every bit of the input moves every bit of the output. */
+function mix32(value: number): number {
+	let h = value;
+	h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+	h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+	return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** The walk's rank of a record among those sharing a timestamp: a new order for each walk's seed. */
+const rankOf = (seedHash: number, idHash: number): string => mix32(seedHash ^ idHash).toString(16).padStart(8, '0');
 
 /** An ISO timestamp at the profile's precision; `us` adds a microsecond digit group from `extra`. */
 export function stamp(ms: number, precision: Precision, extra = 0): string {
@@ -39,6 +53,10 @@ export function stamp(ms: number, precision: Precision, extra = 0): string {
 	if (precision === 'ms') return iso;
 	return `${iso.slice(0, 23)}${String(extra % 1000).padStart(3, '0')}Z`;
 }
+
+/** Above this many records, walks take one of LARGE_LISTING_ORDERS orders of ties in turn. */
+const LARGE_LISTING = 1_000;
+const LARGE_LISTING_ORDERS = 4;
 
 /** Sorts like the instant, for the timestamps `stamp` writes (one precision per server). */
 const sortKey = (at: string) => at.replace('Z', '').padEnd(26, '0');
@@ -53,7 +71,8 @@ export class FeedServer {
 	private micro = 0;
 	/** Bumped on every change: a walk's sorted listing is reused until the records change (bulk imports of 40,000). */
 	private changes = 0;
-	private listing: { of: string; rows: Array<{ version: Version; key: string }> } | null = null;
+	private readonly listings = new Map<string, Array<{ version: Version; key: string }>>();
+	private listingsOf = -1;
 
 	constructor(readonly profile: ServerProfile) {}
 
@@ -97,20 +116,27 @@ export class FeedServer {
 			seed = cursorSeed;
 			afterKey = key;
 		} else {
-			seed = `walk${this.walkCount++}`;
+			// A new order of ties for every walk; over many records, one of a few orders in turn
+			// (consecutive walks still differ), so that a walk reuses a sorted listing instead of
+			// sorting tens of thousands of records again.
+			const walk = this.walkCount++;
+			seed = this.current.size > LARGE_LISTING ? `order${walk % LARGE_LISTING_ORDERS}` : `walk${walk}`;
 		}
-		const fromKey = read.from === null ? null : sortKey(read.from);
-		const rows = this.sorted(seed, fromKey, depts);
-		// The first row after the cursor (binary search: keys are unique and sorted).
-		let start = 0;
-		if (afterKey !== null) {
+		const rows = this.sorted(seed, depts);
+		// The first row at or after `from`, then after the cursor (binary searches: keys are unique
+		// and sorted, and begin with the fixed-width timestamp key).
+		const firstAfter = (from: number, inclusive: boolean, key: string): number => {
+			let low = from;
 			let high = rows.length;
-			while (start < high) {
-				const middle = (start + high) >> 1;
-				if (rows[middle].key <= afterKey) start = middle + 1;
+			while (low < high) {
+				const middle = (low + high) >> 1;
+				if (inclusive ? rows[middle].key < key : rows[middle].key <= key) low = middle + 1;
 				else high = middle;
 			}
-		}
+			return low;
+		};
+		let start = read.from === null ? 0 : firstAfter(0, true, sortKey(read.from));
+		if (afterKey !== null) start = firstAfter(start, false, afterKey);
 		const page = rows.slice(start, start + this.profile.pageSize);
 		const hasNextPage = rows.length > start + page.length;
 		const last = page.at(-1);
@@ -121,15 +147,42 @@ export class FeedServer {
 		};
 	}
 
-	/** Records of `depts` with timestamp ≥ fromKey in the walk's order (timestamp, then a per-walk rank of the id). */
-	private sorted(seed: string, fromKey: string | null, depts: ReadonlySet<string>): Array<{ version: Version; key: string }> {
-		const of = JSON.stringify([seed, fromKey, [...depts].sort(), this.changes]);
-		if (this.listing?.of === of) return this.listing.rows;
-		const rows = [...this.current.values()]
-			.filter((version) => depts.has(version.dept) && (fromKey === null || sortKey(version.at) >= fromKey))
-			.map((version) => ({ version, key: `${sortKey(version.at)}|${rankOf(seed, version.id)}` }))
-			.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-		this.listing = { of, rows };
+	private readonly sortKeys = new WeakMap<Version, string>();
+	private readonly idHashes = new Map<string, number>();
+
+	private sortKeyOf(version: Version): string {
+		let key = this.sortKeys.get(version);
+		if (key === undefined) this.sortKeys.set(version, (key = sortKey(version.at)));
+		return key;
+	}
+
+	private idHash(id: string): number {
+		let hash = this.idHashes.get(id);
+		if (hash === undefined) this.idHashes.set(id, (hash = hash32(id)));
+		return hash;
+	}
+
+	/** Records of `depts` in the walk's order (timestamp, then a per-walk rank of the id), kept until the records change. */
+	private sorted(seed: string, depts: ReadonlySet<string>): Array<{ version: Version; key: string }> {
+		if (this.listingsOf !== this.changes) {
+			this.listings.clear();
+			this.listingsOf = this.changes;
+		}
+		const of = `${seed}|${[...depts].sort().join(',')}`;
+		const cached = this.listings.get(of);
+		if (cached) return cached;
+		const seedHash = hash32(seed);
+		const rows: Array<{ version: Version; key: string }> = [];
+		for (const version of this.current.values()) {
+			const at = this.sortKeyOf(version);
+			if (!depts.has(version.dept)) continue;
+			// The id last: keys stay unique (the cursor's binary search needs it) whatever the ranks.
+			rows.push({ version, key: `${at}|${rankOf(seedHash, this.idHash(version.id))}|${version.id}` });
+		}
+		rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+		// Small listings come with a new seed each walk: only the last few are worth keeping.
+		if (this.listings.size >= 2 * LARGE_LISTING_ORDERS) this.listings.clear();
+		this.listings.set(of, rows);
 		return rows;
 	}
 }
