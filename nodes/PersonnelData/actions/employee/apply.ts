@@ -13,6 +13,7 @@ import type { ChangeDescription } from './changes';
 import { changedUnder, describeChange, fingerprintOf, isNoChange, predictAfter } from './changes';
 import type { PreviewedRead, PreviewedRequest } from './preview';
 import { PREVIEW_FIELD } from './preview';
+import { checkSeal } from './previewSeal';
 import type { MapperOperation } from './v2/columns';
 import { WRITE_OUTCOME_FIELD } from './v2/columns.description';
 import type { EmployeeLookup } from './v2/lookups';
@@ -99,6 +100,8 @@ interface ApplyRun {
 	context: IExecuteFunctions;
 	resource: ResourceDefinition;
 	itemIndex: number;
+	/** The item's `preview` as it came: its seal is checked before anything is read or written. */
+	sealed: IDataObject;
 }
 
 /** An update or replace of a known employee. */
@@ -106,6 +109,7 @@ function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write:
 	const { context, resource, itemIndex } = apply;
 	return Object.assign(
 		async () => {
+			await checkSeal(context, apply.sealed);
 			const [found] = await lookup.find(id, itemIndex);
 			const current = found ?? (await readMissing(context, resource, id, itemIndex));
 			checkProperties(context, resource, current, itemIndex);
@@ -133,6 +137,7 @@ function applyCreate(apply: ApplyRun, lookup: EmployeeLookup, match: { field: st
 	const data = write.body[WRITE_ENVELOPE] as IDataObject;
 	return Object.assign(
 		async () => {
+			await checkSeal(context, apply.sealed);
 			const matches = await lookup.find(match.value, itemIndex);
 			if (matches.length > 1) throw severalMatches(context, matches, match.field, match.value, itemIndex);
 			if (matches.length === 1) {
@@ -161,17 +166,22 @@ export function prepareApply(context: IExecuteFunctions, operation: MapperOperat
 	if (operation === 'create') {
 		throw new InputError('Options › Write Mode: Create cannot apply a preview (nothing finds a created employee again, so a replay would create it twice); expected Create or Update, matched on a unique column');
 	}
-	const previewed = parsePreview(context.getInputData()[itemIndex]?.json ?? {}, operation);
+	const json = context.getInputData()[itemIndex]?.json ?? {};
+	const previewed = parsePreview(json, operation);
+	const sealed = json[PREVIEW_FIELD] as IDataObject;
 	if (previewed.outcome === 'unchanged' || previewed.outcome === 'error') {
 		const skipped: IDataObject = {
 			...(previewed.employeeId ? { id: previewed.employeeId } : {}),
 			[WRITE_OUTCOME_FIELD]: previewed.outcome === 'unchanged' ? 'unchanged' : 'skipped',
 			...(previewed.outcome === 'error' ? { reason: `The preview found an error, so nothing was approved: ${previewed.error ?? 'no message'}` } : {}),
 		};
-		return async () => [skipped];
+		return async () => {
+			await checkSeal(context, sealed);
+			return [skipped];
+		};
 	}
 	const write = checkedWrite(resource, operation, previewed);
-	const apply: ApplyRun = { context, resource, itemIndex };
+	const apply: ApplyRun = { context, resource, itemIndex, sealed };
 	if (previewed.outcome === 'create') {
 		if (!previewed.match) throw new InputError(`Input item › preview.match: missing; expected the column and value the preview matched on`);
 		const lookup = lookupFor(run.perRun, context, resource, previewed.match.field);

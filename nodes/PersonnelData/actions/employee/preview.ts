@@ -1,10 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from '../../../shared/errors';
 import type { OperationRun } from '../types';
 import type { ChangeDescription, WriteMethod } from './changes';
 import { changeJson, fingerprintOf } from './changes';
+import { sealPreview } from './previewSeal';
 
 /**
  * Preview and apply (version 2 writes, Options › Write Mode). A preview reads and compares as a
@@ -96,6 +97,11 @@ export function previewedRead(record: IDataObject, fromServer: boolean): Preview
 export function previewJson(item: PreviewItem): IDataObject {
 	const { changes, ...rest } = item;
 	return { [PREVIEW_FIELD]: { ...rest, ...(changes ? { changes: changeJson(changes) } : {}) } as IDataObject };
+}
+
+/** A preview item an apply takes: sealed (./previewSeal.ts), so that an edit of it is refused. */
+export async function sealedPreviewJson(context: IExecuteFunctions, item: PreviewItem): Promise<IDataObject> {
+	return { [PREVIEW_FIELD]: await sealPreview(context, previewJson(item)[PREVIEW_FIELD] as IDataObject) };
 }
 
 /**

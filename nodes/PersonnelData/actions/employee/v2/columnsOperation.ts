@@ -12,7 +12,7 @@ import type { WriteMethod } from '../changes';
 import { describeChange, predictAfter, WRITE_CHANGES_FIELD } from '../changes';
 import type { EmployeeWrite } from '../payload';
 import type { PreviewItem } from '../preview';
-import { isItemOutcome, previewedRead, previewJson, writeModeOf } from '../preview';
+import { isItemOutcome, previewedRead, sealedPreviewJson, writeModeOf } from '../preview';
 import { prepareApply } from '../apply';
 import type { MapperOperation } from './columns';
 import { WRITE_OUTCOME_FIELD } from './columns.description';
@@ -71,7 +71,7 @@ async function carryOut(runner: Runner, plan: Plan, remember?: (record: IDataObj
 			...(request ? { write: { method: request.method, path: request.path, body: request.body } } : {}),
 			...(id !== undefined ? { read: previewedRead(before, !predictedStates(run.perRun).has(before)) } : {}),
 		};
-		return [previewJson(item)];
+		return [await sealedPreviewJson(context, item)];
 	}
 	if (!request) return [writtenItem(before, before, 'unchanged')];
 	const after = await send(context, { ...request, itemIndex: run.itemIndex });
@@ -87,7 +87,7 @@ function previewing(runner: Runner, plan: () => Promise<IDataObject[]>): () => P
 			return await plan();
 		} catch (error) {
 			if (!isItemOutcome(error)) throw toNodeError(runner.context.getNode(), error, runner.run.itemIndex);
-			return [previewJson({ operation: runner.operation, outcome: 'error', error: error.message })];
+			return [await sealedPreviewJson(runner.context, { operation: runner.operation, outcome: 'error', error: error.message })];
 		}
 	};
 }
@@ -212,7 +212,9 @@ function prepareUpsert(runner: Runner, input: ColumnsInput): SendItem {
 }
 
 /** The send of an item whose input is wrong, in a preview: the item says so, nothing is read. */
-const previewOfBadInput = (operation: MapperOperation, error: Error): SendItem => async () => [previewJson({ operation, outcome: 'error', error: error.message })];
+const previewOfBadInput = (context: IExecuteFunctions, operation: MapperOperation, error: Error): SendItem => async () => [
+	await sealedPreviewJson(context, { operation, outcome: 'error', error: error.message }),
+];
 
 /** Node version 2's Create, Update, Replace and Create or Update: columns from the mapper. */
 export function prepareColumnsWrite(context: IExecuteFunctions, operation: MapperOperation, run: OperationRun): SendItem {
@@ -232,7 +234,7 @@ export function prepareColumnsWrite(context: IExecuteFunctions, operation: Mappe
 				return prepareUpsert(runner, input);
 		}
 	} catch (error) {
-		if (runner.preview && error instanceof InputError) return previewOfBadInput(operation, error);
+		if (runner.preview && error instanceof InputError) return previewOfBadInput(context, operation, error);
 		throw toNodeError(context.getNode(), error, run.itemIndex);
 	}
 }
