@@ -3,7 +3,7 @@
  * summary shown in the approval form of a Wait node, then rejected (nothing may be written) and,
  * run again, approved (exactly the previewed writes, through Write Mode › Apply a Preview).
  */
-import type { ExecutionDetails, N8nServer } from '../scripts/n8n/driver';
+import type { ExecutionDetails, N8nServer, WorkflowFile } from '../scripts/n8n/driver';
 import { importRequests, titleHistory, valueInForce, type ImportRequests, type ImportScenario } from '../scripts/n8n/workflows/employeeImport';
 import type { SimulatorClient } from '../scripts/simulator/client';
 import type { SimRecord } from '../scripts/simulator/types';
@@ -12,7 +12,7 @@ import { prepareApprovalFile } from './demoData';
 import { table, type Row } from './format';
 import { timeZone, todayIn } from './log';
 import type { SimulatorProcess } from './simulatorProcess';
-import { APPROVAL_NODES, IDS, type DemoTargets } from './workflows';
+import { APPROVAL_NODES, findNode, IDS, type DemoTargets } from './workflows';
 
 const MATCH = 'employee_number';
 const LOOKUP_BATCH = 100;
@@ -95,9 +95,9 @@ export interface Previewed {
 }
 
 /** Runs the workflow up to the approval form; checks the preview and its summary against `expected`. */
-async function previewUpToApproval(server: N8nServer, client: SimulatorClient, expected: Counts): Promise<Previewed> {
+async function previewUpToApproval(server: N8nServer, client: SimulatorClient, expected: Counts, workflowId: string = IDS.approval): Promise<Previewed> {
 	await client.clearRequests();
-	const executionId = await server.runFromTrigger(IDS.approval, 'Start');
+	const executionId = await server.runFromTrigger(workflowId, 'Start');
 	const execution = await waitingForApproval(server, executionId);
 	const requests = importRequests(await client.requests(), MATCH);
 	check(writesIn(requests) === 0, `the preview sent ${writesIn(requests)} write(s)`);
@@ -212,6 +212,67 @@ export async function approveImport(server: N8nServer, client: SimulatorClient, 
 	const differ = notAsInFile(scenario, await client.getRecords('employees'));
 	check(differ.length === 0, `after the approved apply, ${differ.length} employee(s) differ from the file: ${differ.slice(0, 5).join(', ')}`);
 	return { previewed, writes };
+}
+
+/** The node that edits one previewed update between the approval and the apply (approveWithAnEditedItem). */
+export const EDIT_NODE = 'Edit one approved row';
+/** The phone number the edit writes into that row's body, and into its `changes`, consistently. */
+const EDITED_PHONE = '+46 000 00 00';
+
+/**
+ * The example with a Code node between the approval and the apply that edits the first previewed
+ * update: its write's body and its `changes` together, so that the two agree. `id`: the copy's own.
+ */
+export function withAnEditBeforeTheApply(workflow: WorkflowFile, id: string): WorkflowFile {
+	const copy = structuredClone(workflow);
+	copy.id = id;
+	copy.name = `${workflow.name} (one row edited after the approval)`;
+	const merge = findNode(copy, 'The approved preview');
+	copy.nodes.push({
+		id: 'edit-one-approved-row',
+		name: EDIT_NODE,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [merge.position[0] + 120, merge.position[1] + 160],
+		parameters: {
+			jsCode: [
+				'const rows = $input.all();',
+				"const row = rows.find((item) => item.json.preview && item.json.preview.outcome === 'update');",
+				`row.json.preview.write.body.data.phone1 = ${JSON.stringify(EDITED_PHONE)};`,
+				`row.json.preview.changes.fields.phone1 = { before: null, after: ${JSON.stringify(EDITED_PHONE)} };`,
+				'return rows;',
+			].join('\n'),
+		},
+	});
+	copy.connections['The approved preview'] = { main: [[{ node: EDIT_NODE, type: 'main', index: 0 }]] };
+	copy.connections[EDIT_NODE] = { main: [[{ node: APPROVAL_NODES.apply, type: 'main', index: 0 }]] };
+	return copy;
+}
+
+/**
+ * Approved, with one row edited after the approval (withAnEditBeforeTheApply): that row fails
+ * naming the edit and nothing of it is written; every other row is written exactly as previewed.
+ */
+export async function approveWithAnEditedItem(
+	server: N8nServer,
+	client: SimulatorClient,
+	{ expected }: ApprovalScenario,
+	workflowId: string,
+): Promise<{ refused: Row[]; writes: ImportRequests; previewed: Previewed }> {
+	const previewed = await previewUpToApproval(server, client, expected, workflowId);
+	const approved = await decide(server, previewed, 'Approve');
+	const applied = items(approved, APPROVAL_NODES.apply);
+	const refused = applied.filter((row) => row.error !== undefined);
+	check(refused.length === 1 && /Input item › preview\.changes, preview\.write: edited since the preview/.test(text(refused[0].error)), `refused: ${JSON.stringify(refused.map((row) => row.error))}`);
+	const writes = importRequests(await client.requests(), MATCH);
+	check(writes.creates.length === expected.create, `${writes.creates.length} creates (POST), expected ${expected.create}`);
+	check(writes.patches.length === expected.update - 1, `${writes.patches.length} updates (PATCH), expected ${expected.update - 1} (one row was edited)`);
+	const phones = writes.patches.map((patch) => JSON.stringify(patch.body ?? null));
+	check(!phones.some((body) => body.includes(EDITED_PHONE)), 'the edited phone number was written');
+	// Every write is one the preview planned, byte for byte.
+	const planned = new Set(previewed.preview.map((row) => JSON.stringify((preview(row).write as Row | undefined)?.body ?? null)));
+	check([...writes.creates, ...writes.patches].every((write) => planned.has(JSON.stringify(write.body ?? null))), 'a write differs from what the preview planned');
+	return { refused, writes, previewed };
 }
 
 export function approvalExample(server: N8nServer, sim: SimulatorProcess, targets: DemoTargets) {

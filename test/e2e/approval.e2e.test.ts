@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-import { approveImport, prepareApproval, rejectImport, type ApprovalScenario } from '../../demo/approval';
+import { approveImport, approveWithAnEditedItem, prepareApproval, rejectImport, withAnEditBeforeTheApply, type ApprovalScenario } from '../../demo/approval';
 import { timeZone } from '../../demo/log';
 import { startSimulatorProcess, type SimulatorProcess } from '../../demo/simulatorProcess';
 import { demoCredential, findWorkflow, IDS, APPROVAL_NODES, findNode, loadWorkflows } from '../../demo/workflows';
@@ -19,6 +19,9 @@ declare const N8N_KEY: string;
 const key = N8N_KEY;
 
 assertPackageBuilt();
+
+/** The example's copy with a Code node that edits one approved row before the apply. */
+const EDITED_ID = 'pdE2eApproveEdit';
 
 describe(`the approval example in ${key}`, () => {
 	let sim: SimulatorProcess;
@@ -35,7 +38,7 @@ describe(`the approval example in ${key}`, () => {
 		findNode(workflow, APPROVAL_NODES.read).parameters.fileSelector = file;
 		folder = await prepareUserFolder(key, { env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir, GENERIC_TIMEZONE: timeZone() } });
 		await importCredentials(folder, [demoCredential(sim)]);
-		await importWorkflow(folder, workflow);
+		await importWorkflow(folder, [workflow, withAnEditBeforeTheApply(workflow, EDITED_ID)]);
 		server = await startServer(folder);
 		expect(loadProblems(server.logs())).toEqual([]);
 		approval = await prepareApproval(sim.client, file);
@@ -59,5 +62,14 @@ describe(`the approval example in ${key}`, () => {
 		expect(writes.creates).toHaveLength(approval.expected.create);
 		expect(writes.patches).toHaveLength(approval.expected.update);
 		expect(writes.replaces).toEqual([]);
+	});
+
+	test('approved, then one row edited before the apply (its body and changes together): that row is refused by name, the others are written as previewed', async () => {
+		// A new file: the approved run above wrote the last one.
+		approval = await prepareApproval(sim.client, path.join(filesDir, 'employees-to-approve.csv'));
+		const { refused, writes } = await approveWithAnEditedItem(server as N8nServer, sim.client, approval, EDITED_ID);
+		expect(refused).toHaveLength(1);
+		expect(writes.creates).toHaveLength(approval.expected.create);
+		expect(writes.patches).toHaveLength(approval.expected.update - 1);
 	});
 });
