@@ -42,6 +42,8 @@ const previewSchema = z.object({
 		})
 		.optional(),
 	read: z.object({ updated_at: z.string().nullable(), fingerprint: z.string() }).optional(),
+	nonce: z.string().min(1),
+	chain: z.object({ after: z.string().min(1) }).optional(),
 	changes: z
 		.object({
 			fields: z.record(z.object({ before: z.unknown(), after: z.unknown() })),
@@ -74,7 +76,10 @@ function checkedWrite(resource: ResourceDefinition, operation: MapperOperation, 
 	if (!write) throw new InputError(`Input item › preview.write: missing; expected the write the preview planned`);
 	let expected: { method: string; path: string };
 	if (previewed.outcome === 'create') expected = { method: 'POST', path: resource.paths.create as string };
-	else {
+	else if (previewed.employeeId === undefined && previewed.chain) {
+		// The employee an earlier row of the chain creates: its id is the one that create returns.
+		expected = { method: 'PATCH', path: resource.paths.update as string };
+	} else {
 		const id = requireUuid(previewed.employeeId ?? '', resource.displayName, `Input item › preview.employeeId`);
 		expected = operation === 'replace' ? { method: 'PUT', path: recordPath(resource.paths.replace as string, id) } : { method: 'PATCH', path: recordPath(resource.paths.update as string, id) };
 	}
@@ -102,7 +107,16 @@ interface ApplyRun {
 	itemIndex: number;
 	/** The item's `preview` as it came: its seal is checked before anything is read or written. */
 	sealed: IDataObject;
+	nonce: string;
+	steps: AppliedSteps;
 }
+
+/**
+ * The rows this apply wrote or found unchanged, by their preview item's nonce, with the employee
+ * as each left it: a chain's next row is checked against, and written on, exactly that state.
+ */
+type AppliedSteps = Map<string, { id: string; state: IDataObject }>;
+const appliedSteps = (perRun: OperationRun['perRun']): AppliedSteps => perRun.of('preview rows applied', () => new Map());
 
 /** An update or replace of a known employee. */
 function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write: PreviewedRequest, previewed: { read: PreviewedRead; changes: ChangeDescription }): SendItem {
@@ -114,7 +128,10 @@ function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write:
 			const current = found ?? (await readMissing(context, resource, id, itemIndex));
 			checkProperties(context, resource, current, itemIndex);
 			const data = write.body[WRITE_ENVELOPE] as IDataObject;
-			if (isNoChange(describeChange(current, predictAfter(current, data, write.method)))) return [writtenItem(current, current, 'unchanged')];
+			if (isNoChange(describeChange(current, predictAfter(current, data, write.method)))) {
+				apply.steps.set(apply.nonce, { id, state: current });
+				return [writtenItem(current, current, 'unchanged')];
+			}
 			const moved = whatMoved(current, previewed.read, previewed.changes, write);
 			if (moved.length > 0) {
 				throw new NodeOperationError(
@@ -125,6 +142,7 @@ function applyUpdate(apply: ApplyRun, lookup: EmployeeLookup, id: string, write:
 			}
 			const after = await send(context, { method: write.method, path: write.path, body: write.body, subject: `${resource.displayName} ${id}`, itemIndex });
 			lookup.wrote(id, after);
+			apply.steps.set(apply.nonce, { id, state: after });
 			return [writtenItem(current, after, 'updated')];
 		},
 		{ recordKey: lookup.keyOf(id) },
@@ -142,7 +160,10 @@ function applyCreate(apply: ApplyRun, lookup: EmployeeLookup, match: { field: st
 			if (matches.length > 1) throw severalMatches(context, matches, match.field, match.value, itemIndex);
 			if (matches.length === 1) {
 				const [current] = matches;
-				if (isNoChange(describeChange(current, predictAfter(current, data, 'PATCH')))) return [writtenItem(current, current, 'unchanged')];
+				if (isNoChange(describeChange(current, predictAfter(current, data, 'PATCH')))) {
+					apply.steps.set(apply.nonce, { id: String(current.id), state: current });
+					return [writtenItem(current, current, 'unchanged')];
+				}
 				throw new NodeOperationError(
 					context.getNode(),
 					`${resource.displayName} ${String(current.id)} has ${match.field} ${match.value} now; the preview found none and would create one. Not written; preview again and approve the new changes`,
@@ -151,9 +172,57 @@ function applyCreate(apply: ApplyRun, lookup: EmployeeLookup, match: { field: st
 			}
 			const after = await send(context, { method: 'POST', path: write.path, body: write.body, itemIndex });
 			lookup.wrote(match.value, after);
+			apply.steps.set(apply.nonce, { id: String(after.id), state: after });
 			return [writtenItem({}, after, 'created')];
 		},
 		{ recordKey: `${match.field}=${lookup.keyOf(match.value)}` },
+	);
+}
+
+/**
+ * A row that builds on an earlier row of the preview (`chain`): written only after that row was
+ * written (or found unchanged) by this apply, checked against the state that row's write left
+ * (not against the state the preview predicted, which a server may write differently in fields
+ * this row does not touch), and on the employee that row wrote or created.
+ */
+function applyChained(apply: ApplyRun, ids: EmployeeLookup, after: string, recordKey: string, write: PreviewedRequest, previewed: { changes: ChangeDescription; employeeId?: string }): SendItem {
+	const { context, resource, itemIndex } = apply;
+	return Object.assign(
+		async () => {
+			await checkSeal(context, apply.sealed);
+			const previous = apply.steps.get(after);
+			if (!previous) {
+				throw new NodeOperationError(
+					context.getNode(),
+					`Input item › preview.chain: this row builds on an earlier row of the preview for the same employee, which this apply did not write (not in its input, or refused); not written. Apply the rows of one employee together, in the preview's order`,
+					{ itemIndex },
+				);
+			}
+			if (previewed.employeeId !== undefined && idKey(previewed.employeeId) !== idKey(previous.id)) {
+				throw new NodeOperationError(context.getNode(), `Input item › preview.chain: the earlier row wrote employee ${previous.id}, not ${previewed.employeeId}; not written`, { itemIndex });
+			}
+			const id = previous.id;
+			const current = previous.state;
+			const data = write.body[WRITE_ENVELOPE] as IDataObject;
+			const leaves = describeChange(current, predictAfter(current, data, write.method));
+			if (isNoChange(leaves)) {
+				apply.steps.set(apply.nonce, { id, state: current });
+				return [writtenItem(current, current, 'unchanged')];
+			}
+			const moved = changedUnder(previewed.changes, leaves);
+			if (moved.length > 0) {
+				throw new NodeOperationError(
+					context.getNode(),
+					`${resource.displayName} ${id} is not as the earlier row of the preview leaves it (${moved.join(', ')}); not written. Preview again and approve the new changes`,
+					{ itemIndex },
+				);
+			}
+			const written = await send(context, { method: write.method, path: recordPath(resource.paths.update as string, id), body: write.body, subject: `${resource.displayName} ${id}`, itemIndex });
+			ids.wrote(id, written);
+			apply.steps.set(apply.nonce, { id, state: written });
+			return [writtenItem(current, written, 'updated')];
+		},
+		{ recordKey },
 	);
 }
 
@@ -181,7 +250,17 @@ export function prepareApply(context: IExecuteFunctions, operation: MapperOperat
 		};
 	}
 	const write = checkedWrite(resource, operation, previewed);
-	const apply: ApplyRun = { context, resource, itemIndex, sealed };
+	const apply: ApplyRun = { context, resource, itemIndex, sealed, nonce: previewed.nonce, steps: appliedSteps(run.perRun) };
+	if (previewed.chain) {
+		if (!previewed.changes) throw new InputError(`Input item › preview.changes: missing; expected the changes the preview described`);
+		const ids = lookupFor(run.perRun, context, resource, 'id');
+		// The same key as the row it builds on, so that the router sends it after that row.
+		let recordKey: string;
+		if (previewed.employeeId !== undefined) recordKey = ids.keyOf(idKey(previewed.employeeId));
+		else if (previewed.match) recordKey = `${previewed.match.field}=${lookupFor(run.perRun, context, resource, previewed.match.field).keyOf(previewed.match.value)}`;
+		else throw new InputError(`Input item › preview.match: missing; expected the column and value the preview matched on`);
+		return applyChained(apply, ids, previewed.chain.after, recordKey, write, { changes: previewed.changes as ChangeDescription, employeeId: previewed.employeeId });
+	}
 	if (previewed.outcome === 'create') {
 		if (!previewed.match) throw new InputError(`Input item › preview.match: missing; expected the column and value the preview matched on`);
 		const lookup = lookupFor(run.perRun, context, resource, previewed.match.field);

@@ -87,6 +87,12 @@ export interface PreviewItem {
 	changes?: ChangeDescription;
 	write?: PreviewedRequest;
 	read?: PreviewedRead;
+	/**
+	 * The row builds on an earlier row of the preview for the same employee (or the same new key):
+	 * the `nonce` of that row's item. It was previewed against the state that row leaves, and an
+	 * apply writes it only after that row, against the state that row's write left.
+	 */
+	chain?: { after: string };
 }
 
 export function previewedRead(record: IDataObject, fromServer: boolean): PreviewedRead {
@@ -100,8 +106,8 @@ export function previewJson(item: PreviewItem): IDataObject {
 }
 
 /** A preview item an apply takes: sealed (./previewSeal.ts), so that an edit of it is refused. */
-export async function sealedPreviewJson(context: IExecuteFunctions, item: PreviewItem): Promise<IDataObject> {
-	return { [PREVIEW_FIELD]: await sealPreview(context, previewJson(item)[PREVIEW_FIELD] as IDataObject) };
+export async function sealedPreviewJson(context: IExecuteFunctions, item: PreviewItem, nonce?: string): Promise<IDataObject> {
+	return { [PREVIEW_FIELD]: await sealPreview(context, previewJson(item)[PREVIEW_FIELD] as IDataObject, nonce) };
 }
 
 /**

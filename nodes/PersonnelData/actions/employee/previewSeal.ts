@@ -66,9 +66,11 @@ function sealsOf(key: Buffer, nonce: string, preview: IDataObject): Record<strin
 	return seals;
 }
 
-/** The preview's fields with a new nonce and their seal. */
-export async function sealPreview(context: IExecuteFunctions, preview: IDataObject): Promise<IDataObject> {
-	const nonce = randomBytes(16).toString('hex');
+/** A new item's nonce: random, so that no two items (of any preview) share one. */
+export const newNonce = (): string => randomBytes(16).toString('hex');
+
+/** The preview's fields with their nonce and seal. */
+export async function sealPreview(context: IExecuteFunctions, preview: IDataObject, nonce: string = newNonce()): Promise<IDataObject> {
 	const fields: IDataObject = { ...preview, [NONCE_FIELD]: nonce };
 	return { ...fields, [SEAL_FIELD]: sealsOf(await sealKey(context), nonce, fields) };
 }

@@ -13,6 +13,7 @@ import { describeChange, predictAfter, WRITE_CHANGES_FIELD } from '../changes';
 import type { EmployeeWrite } from '../payload';
 import type { PreviewItem } from '../preview';
 import { isItemOutcome, previewedRead, sealedPreviewJson, writeModeOf } from '../preview';
+import { newNonce } from '../previewSeal';
 import { prepareApply } from '../apply';
 import type { MapperOperation } from './columns';
 import { WRITE_OUTCOME_FIELD } from './columns.description';
@@ -35,8 +36,11 @@ interface Plan {
 	match?: { field: string; value: string };
 }
 
-/** Records a preview compared with as an earlier item would leave them (not as the server sent them). */
-const predictedStates = (perRun: PerRun): WeakSet<IDataObject> => perRun.of('employee states a preview predicted', () => new WeakSet<IDataObject>());
+/**
+ * Records a preview compared with as an earlier item would leave them (not as the server sent
+ * them), each with the nonce of the item that predicted it: a later row on it is a chain's step.
+ */
+const predictedStates = (perRun: PerRun): WeakMap<IDataObject, string> => perRun.of('employee states a preview predicted', () => new WeakMap<IDataObject, string>());
 
 const OUTCOME_OF: Record<Plan['outcome'], WriteOutcome> = { create: 'created', update: 'updated', unchanged: 'unchanged' };
 
@@ -58,8 +62,11 @@ async function carryOut(runner: Runner, plan: Plan, remember?: (record: IDataObj
 	if (preview) {
 		const id = before.id === undefined || before.id === null ? undefined : String(before.id as string);
 		const after = request ? predictAfter(before, request.body[WRITE_ENVELOPE] as IDataObject, request.method) : before;
-		if (request && id !== undefined && remember) {
-			predictedStates(run.perRun).add(after);
+		const nonce = newNonce();
+		const predicted = predictedStates(run.perRun);
+		const previous = predicted.get(before);
+		if (request && remember) {
+			predicted.set(after, nonce);
 			remember(after);
 		}
 		const item: PreviewItem = {
@@ -69,9 +76,10 @@ async function carryOut(runner: Runner, plan: Plan, remember?: (record: IDataObj
 			...(plan.match ? { match: plan.match } : {}),
 			changes: describeChange(before, after),
 			...(request ? { write: { method: request.method, path: request.path, body: request.body } } : {}),
-			...(id !== undefined ? { read: previewedRead(before, !predictedStates(run.perRun).has(before)) } : {}),
+			...(plan.outcome !== 'create' ? { read: previewedRead(before, previous === undefined) } : {}),
+			...(previous !== undefined ? { chain: { after: previous } } : {}),
 		};
-		return [await sealedPreviewJson(context, item)];
+		return [await sealedPreviewJson(context, item, nonce)];
 	}
 	if (!request) return [writtenItem(before, before, 'unchanged')];
 	const after = await send(context, { ...request, itemIndex: run.itemIndex });
@@ -96,13 +104,21 @@ function previewing(runner: Runner, plan: () => Promise<IDataObject[]>): () => P
 function planUpdate(runner: Runner, write: EmployeeWrite, record: IDataObject, input: ColumnsInput): Plan {
 	const { context, resource, run } = runner;
 	checkProperties(context, resource, record, run.itemIndex);
-	const id = String(record.id);
 	const changes = input.options.writeUnchanged ? write : withoutUnchanged(write, record);
 	if (nothingToWrite(changes)) return { outcome: 'unchanged', before: record };
+	// A preview's employee that an earlier row creates has no id yet: the path keeps `{id}`, which
+	// the apply fills in with the id that row's create returned.
+	const id = record.id === undefined || record.id === null ? undefined : String(record.id as string);
+	const template = resource.paths.update as string;
 	return {
 		outcome: 'update',
 		before: record,
-		request: { method: 'PATCH', path: recordPath(resource.paths.update as string, id), body: patchBody(changes, record), subject: `${resource.displayName} ${id}` },
+		request: {
+			method: 'PATCH',
+			path: id === undefined ? template : recordPath(template, id),
+			body: patchBody(changes, record),
+			subject: `${resource.displayName} ${id ?? '(created by an earlier row)'}`,
+		},
 	};
 }
 
@@ -205,8 +221,8 @@ function prepareUpsert(runner: Runner, input: ColumnsInput): SendItem {
 			if (matches.length === 0 && field === 'id') matches.push(await readMissing(context, resource, value, itemIndex));
 			if (matches.length === 1) return await carryOut(runner, { ...planUpdate(runner, update, matches[0], input), match }, remember);
 			if (create instanceof Error) throw create;
-			// A created employee has no id before the server gives one: a preview does not chain on it.
-			return await carryOut(runner, { outcome: 'create', before: {}, match, request: { method: 'POST', path: resource.paths.create as string, body: create } }, runner.preview ? undefined : remember);
+			// In a preview, a later row for this key builds on the employee this row would create.
+			return await carryOut(runner, { outcome: 'create', before: {}, match, request: { method: 'POST', path: resource.paths.create as string, body: create } }, remember);
 		}),
 	);
 }
