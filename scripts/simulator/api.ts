@@ -105,7 +105,7 @@ function writeEmployee(mode: WriteMode): Route['handle'] {
 		}
 		const existing = findOne(req, 'employees', params.id, 'id');
 		const base = { id: existing.id, org_id: existing.org_id ?? sim.orgId, inserted_at: existing.inserted_at ?? now, updated_at: now };
-		const record = applyEmployeeWrite(existing, data, mode, base, schema, sim.variation.customPropertiesPatch);
+		const record = applyEmployeeWrite(existing, data, mode, base, schema, sim.variation.customPropertiesPatch, sim.variation.putDatedProperties);
 		employees.replace(record);
 		sim.conformToVariation({ resource: 'employees', ids: [record.id] });
 		return single(req, employees.get(record.id) ?? record);

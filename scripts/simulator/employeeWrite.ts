@@ -77,6 +77,14 @@ function validateDated(path: string, check: ValueCheck, entries: Json): void {
 	});
 }
 
+/** A history that tracks every entry by date: the entries given replace those of their dates, the others stay (newest first). */
+function mergeByDate(stored: Json | undefined, given: Json[]): Json[] {
+	const dateOf = (entry: Json): string => (isJsonObject(entry) && typeof entry.valid_from === 'string' ? entry.valid_from : '');
+	const dates = new Set(given.map(dateOf));
+	const kept = (Array.isArray(stored) ? stored : []).filter((entry) => !dates.has(dateOf(entry)));
+	return [...given, ...kept].sort((a, b) => (dateOf(a) === '' ? 1 : dateOf(b) === '' ? -1 : dateOf(b).localeCompare(dateOf(a))));
+}
+
 function emptyProperties(schema: EmployeeSchema): JsonObject {
 	const properties: JsonObject = { custom_properties: {} };
 	for (const name of Object.keys(schema.datedProperties)) properties[name] = [];
@@ -94,6 +102,7 @@ export function applyEmployeeWrite(
 	base: Pick<SimRecord, 'id'> & JsonObject,
 	schema: EmployeeSchema,
 	customPropertiesPatch: 'merge' | 'replace' = 'merge',
+	putDatedProperties: 'replace' | 'mergeByDate' = 'replace',
 ): SimRecord {
 	const start: SimRecord = mode === 'patch' && existing ? { ...existing } : { ...base };
 	if (mode !== 'patch') for (const field of Object.keys(schema.plainFields)) start[field] = null;
@@ -107,6 +116,8 @@ export function applyEmployeeWrite(
 			if (key === 'custom_properties' && isJsonObject(value)) {
 				const old = isJsonObject(properties.custom_properties) ? properties.custom_properties : {};
 				properties.custom_properties = mode === 'patch' && customPropertiesPatch === 'merge' ? { ...old, ...value } : value;
+			} else if (mode === 'replace' && putDatedProperties === 'mergeByDate' && Array.isArray(value) && existing && isJsonObject(existing.properties)) {
+				properties[key] = mergeByDate(existing.properties[key], value);
 			} else {
 				properties[key] = value;
 			}

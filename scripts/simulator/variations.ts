@@ -41,6 +41,8 @@ export const VARIATION_SWITCHES = {
 	employeeDeletedAt: ['absent', 'present'],
 	/** Gap: whether PATCH merges the keys of `custom_properties` into the stored object, or replaces the object whole. */
 	customPropertiesPatch: ['merge', 'replace'],
+	/** Gap: what PUT does with a dated property it is given: replaces its history, or adds the entries by date and keeps the others. */
+	putDatedProperties: ['replace', 'mergeByDate'],
 } as const;
 
 export type SwitchName = keyof typeof VARIATION_SWITCHES;

@@ -95,10 +95,12 @@ export function maxInFlight(entries: readonly RequestLogEntry[]): number {
 }
 
 /**
- * The servers the spec allows for a PATCH of `custom_properties` (it says nothing of that
- * object): one merges the keys given, one replaces the object whole. The write suites run on both.
+ * The servers the spec allows for the writes it leaves open: a PATCH of `custom_properties` (the
+ * spec says nothing of that object) merges the keys given or replaces the object whole; a PUT of a
+ * dated property replaces its history or adds the entries by date (a server that tracks every
+ * field by date). The write suites run on both.
  */
 export const PATCH_SERVERS = [
-	{ name: 'merges custom_properties on PATCH', variation: { customPropertiesPatch: 'merge' as const } },
-	{ name: 'replaces custom_properties on PATCH', variation: { customPropertiesPatch: 'replace' as const } },
+	{ name: 'merges custom_properties on PATCH and replaces a history on PUT', variation: { customPropertiesPatch: 'merge' as const, putDatedProperties: 'replace' as const } },
+	{ name: 'replaces custom_properties on PATCH and adds history entries by date on PUT', variation: { customPropertiesPatch: 'replace' as const, putDatedProperties: 'mergeByDate' as const } },
 ];

@@ -295,6 +295,26 @@ describe.each(PATCH_SERVERS)('Personnel Data, version 2: preview, apply, and wha
 			expect(((changes.histories as IDataObject).work_percentage as IDataObject).added).toEqual([{ valid_from: '2027-08-01', value: 60 }]);
 		});
 
+		it('Replace: the preview equals the applied writeChanges and the stored difference, field by field; a dated column keeps the history', async () => {
+			const [person] = existing(1);
+			const before = stored(String(person.id));
+			const parameters = (writeMode: string): INodeParameters => ({
+				resource: 'employee',
+				operation: 'replace',
+				id: byId(String(person.id)),
+				columns: automatically(),
+				options: { validFrom: '2027-09-01', writeMode },
+			});
+			const row = { first_name: 'Whole', last_name: 'Record', title: 'Director', phone1: '+46 8' };
+			const [preview] = outputOf(await run(bed, parameters('preview'), { ...V2, items: items([row]) }));
+			const previewed = previewOf(preview.json).changes as IDataObject;
+			expect((previewed.histories as IDataObject).title).toMatchObject({ added: [{ valid_from: '2027-09-01', value: 'Director' }], removed: [] });
+			const [applied] = outputOf(await run(bed, { ...parameters('apply'), operation: 'replace' }, { ...V2, items: [{ json: preview.json }] }));
+			expect(applied.json.writeOutcome).toBe('updated');
+			expect(applied.json.writeChanges).toEqual(previewed);
+			expect(describeChange(before, stored(String(person.id)))).toEqual(previewed);
+		});
+
 		it('Replace by a role that may not read the employee (403): written as before the read existed, writeChanges null', async () => {
 			const [person] = existing(1);
 			sim().queueFault({ pathPrefix: '/v1/org/employees', method: 'GET', status: 403, count: 2 });
@@ -321,7 +341,10 @@ describe.each(PATCH_SERVERS)('Personnel Data, version 2: preview, apply, and wha
 
 			const [upserted] = jsonOf(await run(bed, upsertOn('id'), { ...V2, items: items([{ id: person.id, phone1: '+46 1', title: 'Lead' }]) }));
 			expect(upserted.writeChanges).toEqual(describeChange(afterReplace, stored(String(person.id))));
-			expect(((upserted.writeChanges as IDataObject).histories as IDataObject).title).toEqual({ added: [{ valid_from: '2027-05-01', value: 'Lead' }], replaced: [], removed: [], left: 1 });
+			// Replace kept the title's history (its column's value is one entry, as in Update): all of it is left.
+			const titles = (afterReplace.properties as IDataObject).title as IDataObject[];
+			expect(titles.length).toBeGreaterThan(1);
+			expect(((upserted.writeChanges as IDataObject).histories as IDataObject).title).toEqual({ added: [{ valid_from: '2027-05-01', value: 'Lead' }], replaced: [], removed: [], left: titles.length });
 		});
 	});
 });

@@ -154,7 +154,11 @@ describe.each(PATCH_SERVERS)('Personnel Data: writes, on a server that $name', (
 			const after = await getRaw(employee.id);
 			expect(after).toMatchObject({ id: employee.id, first_name: 'Grace', last_name: 'Hopper', email: null, phone1: null });
 			const props = after.properties as IDataObject;
-			expect(props.employment_type).toEqual([{ valid_from: '2020-01-01', value: 'permanent' }]);
+			// The history given: the server's whole history of it, or (a server that adds entries by
+			// date on PUT) its entry beside the ones of other dates; a property left out is gone.
+			const given = { valid_from: '2020-01-01', value: 'permanent' };
+			if (variation.putDatedProperties === 'replace') expect(props.employment_type).toEqual([given]);
+			else expect(props.employment_type).toEqual(expect.arrayContaining([given]));
 			expect(props.title).toEqual([]);
 		});
 	});

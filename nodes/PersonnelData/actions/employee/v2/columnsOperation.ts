@@ -18,7 +18,7 @@ import { prepareApply } from '../apply';
 import type { MapperOperation } from './columns';
 import { WRITE_OUTCOME_FIELD } from './columns.description';
 import type { ColumnsInput } from './columnsWrite';
-import { checkedWrite, nothingToWrite, patchBody, readColumns, requireMatchValue, withoutUnchanged } from './columnsWrite';
+import { checkedWrite, nothingToWrite, patchBody, readColumns, requireMatchValue, withHistoriesKept, withoutUnchanged } from './columnsWrite';
 import type { EmployeeLookup } from './lookups';
 import { lookupFor } from './lookups';
 import type { WriteOutcome } from './records';
@@ -140,6 +140,10 @@ function prepareReplace(runner: Runner, input: ColumnsInput): SendItem {
 	const { resource, run, context } = runner;
 	const id = requireUuid(locatorValue(run.read('id', '')), resource.displayName);
 	const { body } = checkedWrite(resource, input, 'replace');
+	// A dated column's single value is an entry from Options › Valid From, as in Update: the PUT
+	// sends the property's history with it, so that a server that replaces the history given and
+	// one that adds its entries by date leave the same history, the one the preview shows.
+	const entries = checkedWrite(resource, input, 'update').historyEdits;
 	// Read first (batched), so the item says what the replace changed.
 	const lookup = lookupFor(run.perRun, context, resource, 'id');
 	lookup.want(id);
@@ -158,7 +162,7 @@ function prepareReplace(runner: Runner, input: ColumnsInput): SendItem {
 				return [{ ...after, [WRITE_OUTCOME_FIELD]: 'updated', [WRITE_CHANGES_FIELD]: null }];
 			}
 			checkProperties(context, resource, before, run.itemIndex);
-			return await carryOut(runner, { outcome: 'update', before, request }, (record) => lookup.wrote(id, record));
+			return await carryOut(runner, { outcome: 'update', before, request: { ...request, body: withHistoriesKept(body, entries, before) } }, (record) => lookup.wrote(id, record));
 		}),
 	);
 }

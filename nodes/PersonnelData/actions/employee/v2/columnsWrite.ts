@@ -181,6 +181,20 @@ export function patchBody(write: EmployeeWrite, record: IDataObject): IDataObjec
 	return { [WRITE_ENVELOPE]: withUnnamedKeysKept(data, record) };
 }
 
+/**
+ * Replace's body with each dated property given as single values (`entries`, entries from a date)
+ * sent as the employee's history with those entries: the PUT then leaves one history on a server
+ * that replaces the history given and on one that adds entries by date. A whole history given
+ * (a JSON array) stays as given.
+ */
+export function withHistoriesKept(body: IDataObject, entries: ReadonlyMap<string, HistoryEdit[]>, record: IDataObject): IDataObject {
+	const kept = new Map([...entries].filter(([, edits]) => edits.every((edit) => edit.mode === 'keep')));
+	if (kept.size === 0) return body;
+	const data = { ...(body[WRITE_ENVELOPE] as IDataObject) };
+	data.properties = { ...((data.properties as IDataObject | undefined) ?? {}), ...mergeHistories(record, kept) };
+	return { [WRITE_ENVELOPE]: data };
+}
+
 export function requireMatchValue(input: ColumnsInput, field: string): string {
 	const value = field === 'id' ? input.mapped.id : input.mapped.plain[field];
 	if (value === undefined || value === null || String(value as string).trim() === '') {
