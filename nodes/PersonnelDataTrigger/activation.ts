@@ -35,12 +35,12 @@ export async function activate(this: IPollFunctions, setup: PollSetup, run: Poll
 		return { ...base, origin: setup.backfillFrom, feed: backfillState(setup.backfillFrom, setup.feed) };
 	}
 	const newest = await newestOverall.call(this, setup, run);
-	return { ...base, origin: null, feed: activationState(newest, Date.now(), setup.feed) };
+	return { ...base, origin: null, feed: activationState(newest, setup.feed) };
 }
 
 /** A state stored before the change feed: the feed takes over at its watermark (what it had sent counts as sent). */
 export function fromLegacy(setup: PollSetup, legacy: LegacyPosition): TriggerState {
-	const feed = legacy.origin !== null && legacy.watermark === null ? backfillState(legacy.origin, setup.feed) : activationState(legacy.watermark, Date.now(), setup.feed);
+	const feed = legacy.origin !== null && legacy.watermark === null ? backfillState(legacy.origin, setup.feed) : activationState(legacy.watermark, setup.feed);
 	return { version: STATE_VERSION, revision: legacy.revision, stream: legacy.stream, origin: legacy.origin, feed, watch: legacy.watch };
 }
 

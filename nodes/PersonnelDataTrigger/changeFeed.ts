@@ -16,7 +16,9 @@ import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
  * - the *memory*: the versions with `t ≥ L` that were sent (or existed at activation);
  * - a *pass*: reads every record with `t ≥ L` oldest first, over as many polls as it needs, sends
  *   what the memory lacks; once complete, L moves to `passStart − S`, on the server's clock (a
- *   lower bound: the newest `t` read plus the time since), and the memory forgets what is older.
+ *   lower bound at the pass's first page: the newest `t` read plus the time since on the server's
+ *   Date clock, or that page's newest `t`), and the memory forgets what is older. n8n's clock is
+ *   never read: it may step, and a poll may take its whole budget.
  * Nothing depends on the order of a walk, only on the set of versions a pass read. A pass may be
  * read in ranges side by side (feedRanges.ts): the feed still sees one walk, started again at
  * each range's start (`FeedPage.nextFrom`).
@@ -47,6 +49,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	private walkLast: string | null = null;
 	private done = false;
 	private clock: FeedState['clock'];
+	/** The latest `ServerTime.atLeast` of a page this poll: the server's Date clock was at least this. */
+	private dateNow: number | undefined;
 	private before: Pick<FeedState, 'settled' | 'pass'>;
 	readonly warnings: string[] = [];
 	/** Set when the memory reached MEMORY_MAX: versions before this time counted as settled early. */
@@ -55,8 +59,6 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	constructor(
 		stored: FeedState,
 		private readonly options: FeedOptions,
-		/** n8n's clock now (epoch ms): with the stored clock, the server's time (see the model). */
-		private readonly localNow: number,
 		/** Whether this process stored `stored` (so the poll that made it was taken by n8n). */
 		confirmed: boolean,
 	) {
@@ -70,33 +72,44 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, unconfirmed: null };
 		}
 		this.settled = state.settled;
-		this.clock = stored.clock;
+		this.clock = stored.clock === null ? null : { at: stored.clock.at, ...(typeof stored.clock.seenBy === 'number' ? { seenBy: stored.clock.seenBy } : {}) };
 		this.before = { settled: state.settled, pass: state.pass === null ? null : { ...state.pass } };
 		this.memory = loadMemory(state, state.memoryView === options.contentView);
 		if (state.pass === null) this.pass = null;
 		// Refusals count within a poll: a cursor that expired between polls is read past again here.
 		else if (state.pass.view === options.view) this.pass = { ...state.pass, refusals: 0 };
 		else {
-			// Another query: the pass starts again from L with it (the memory skips what was sent).
-			const { learnUpTo } = state.pass;
-			this.pass = learnUpTo === undefined ? this.fresh() : { ...this.fresh(), learnUpTo };
+			// Another query: the pass starts again from L with it (the memory skips what was sent),
+			// from the old pass's start: what changed since then (during the activation too) is read.
+			const { learnUpTo, startedAt } = state.pass;
+			this.pass = { ...this.fresh(), startedAt, ...(learnUpTo === undefined ? {} : { learnUpTo }) };
 		}
 	}
 
+	/** A new pass; its start is taken when its first page comes (`page`). */
 	private fresh(): Pass {
-		return { startedAt: this.serverNow(), view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0 };
+		return { startedAt: null, view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0 };
 	}
 
-	/** A lower bound of the server's time now; null: no record read yet. */
-	private serverNow(): string | null {
+	/**
+	 * A lower bound of the server's time when it took a request it answered no earlier than
+	 * `dateAtLeast` on its Date clock: the newest `t` read plus the Date clock's time since that
+	 * answer (an offset between the Date clock and the clock `t` is written with cancels out);
+	 * without Dates, the newest `t` alone. null: nothing read yet.
+	 */
+	private serverNow(dateAtLeast = this.dateNow): string | null {
 		if (this.clock === null) return null;
-		return minusMs(this.clock.at, -Math.max(0, this.localNow - this.clock.local));
+		const { at, seenBy } = this.clock;
+		if (dateAtLeast === undefined || seenBy === undefined) return at;
+		return minusMs(at, -Math.max(0, dateAtLeast - seenBy));
 	}
 
-	/** A record read now shows the server's time is at least its timestamp. */
-	private observe(at: string): void {
+	/** A record read in a page answered by `atMost` shows the server's time is at least its timestamp. */
+	private observe(at: string, time: FeedPage['serverTime']): void {
 		const now = this.serverNow();
-		if (now === null || compareTimestamps(at, now) > 0) this.clock = { at, local: this.localNow };
+		if (now === null || compareTimestamps(at, now) > 0) this.clock = { at, ...(time === undefined ? {} : { seenBy: time.atMost }) };
+		// A clock without a Date yet (the activation's): its time was reached by this answer too.
+		else if (this.clock !== null && this.clock.seenBy === undefined && time !== undefined) this.clock = { at: this.clock.at, seenBy: time.atMost };
 	}
 
 	private get capped(): boolean {
@@ -157,6 +170,17 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	/** One page of the read `nextRead()` asked for. */
 	page(page: FeedPage<R>): void {
 		const pass = this.pass as Pass;
+		if (page.serverTime !== undefined) {
+			this.dateNow = Math.max(this.dateNow ?? page.serverTime.atLeast, page.serverTime.atLeast);
+			if (this.clock !== null && this.clock.seenBy === undefined) this.clock = { at: this.clock.at, seenBy: page.serverTime.atMost };
+		}
+		if (pass.startedAt === null && pass.requests === 0) {
+			// The pass's first page is its earliest read (every other is asked for after it came):
+			// the server's time when it took that request, or the newest time that page lists.
+			const newest = page.records.reduce<string | null>((latest, record) => (latest === null ? record.at : laterOf(latest, record.at)), null);
+			const known = page.serverTime === undefined ? null : this.serverNow(page.serverTime.atLeast);
+			pass.startedAt = known === null ? newest : newest === null ? known : laterOf(known, newest);
+		}
 		pass.requests++;
 		const pageAfter = pass.after;
 		const pageFrom = pass.from;
@@ -174,7 +198,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 				this.newWalk();
 				return;
 			}
-			this.accept(record, pass);
+			this.accept(record, pass, page.serverTime);
 		}
 		if (page.nextFrom !== undefined) {
 			// The range ended: a new walk from the next range's start reads on (feedRanges.ts).
@@ -193,13 +217,13 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		pass.after = page.endCursor;
 	}
 
-	private accept(record: R, pass: Pass): void {
+	private accept(record: R, pass: Pass, time: FeedPage['serverTime']): void {
 		const at = timestampKey(record.at);
 		if (this.walkLast !== null && at < timestampKey(this.walkLast)) {
 			throw new FeedError(`the API listed a record changed at ${record.at} after one changed at ${this.walkLast}: not oldest first`);
 		}
 		this.walkLast = record.at;
-		this.observe(record.at);
+		this.observe(record.at, time);
 		if (pass.reached === null || at > timestampKey(pass.reached)) {
 			pass.reached = record.at;
 			pass.refusals = 0;

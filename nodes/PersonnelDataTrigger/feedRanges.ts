@@ -171,8 +171,11 @@ export class FeedRanges<R extends FeedRecord = FeedRecord> {
 		const past = walk.stop === undefined ? -1 : records.findIndex((record) => compareTimestamps(record.at, walk.stop as string) >= 0);
 		if (past >= 0) records = records.slice(0, past);
 		walk.ended = past >= 0 || !page.hasNextPage;
+		const time = page.serverTime === undefined ? {} : { serverTime: page.serverTime };
 		const kept: FeedPage<R> =
-			walk.ended && walk.stop !== undefined ? { records, hasNextPage: false, nextFrom: walk.stop } : { records, hasNextPage: page.hasNextPage, endCursor: page.endCursor };
+			walk.ended && walk.stop !== undefined
+				? { records, hasNextPage: false, nextFrom: walk.stop, ...time }
+				: { records, hasNextPage: page.hasNextPage, endCursor: page.endCursor, ...time };
 		// The density a range shows is its last page's (rangeSplit.ts).
 		if (records.length >= 2) [walk.span.from, walk.span.base] = [msOf(records[0].at), walk.span.records.length];
 		for (const record of records) walk.span.records.push(record);

@@ -12,7 +12,7 @@ import { FeedPoll } from './changeFeed';
 import type { RangeRead } from './feedRanges';
 import { FeedRanges } from './feedRanges';
 import { eventKey } from './feedMemory';
-import type { Delivery, FeedRecord, FeedState } from './feedState';
+import type { Delivery, FeedRecord, FeedState, ServerTime } from './feedState';
 import { FeedError } from './feedState';
 import { isCursorRefusal } from './boundedWalk';
 import { changeFieldsOf } from './events';
@@ -64,7 +64,7 @@ function listed(context: IPollFunctions, setup: PollSetup, record: IDataObject):
  * once as the API answers as quickly, adapting as Return All's ranges do.
  */
 export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: FeedState, run: PollRun, confirmed: boolean): Promise<FeedReading> {
-	const feed = new FeedPoll<ListedRecord>(stored, setup.feed, Date.now(), confirmed);
+	const feed = new FeedPoll<ListedRecord>(stored, setup.feed, confirmed);
 	const ranges = new FeedRanges<ListedRecord>(feed);
 	const endpoint = `GET ${String(setup.resource.paths.list)}`;
 	// It starts where the writes' limit does: a server that takes few at once refuses no more than writes would.
@@ -80,10 +80,11 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 	let probing = false;
 	let failure: { error: unknown } | undefined;
 
-	const onPage = (read: RangeRead, page: ListPage) => {
+	const onPage = (read: RangeRead, page: ListPage, serverTime: ServerTime | undefined) => {
 		pages++;
 		run.lease.progress();
-		ranges.page(read, { records: page.records.map((record) => listed(this, setup, record)), endCursor: page.endCursor, hasNextPage: page.hasNextPage });
+		const records = page.records.map((record) => listed(this, setup, record));
+		ranges.page(read, { records, endCursor: page.endCursor, hasNextPage: page.hasNextPage, ...(serverTime === undefined ? {} : { serverTime }) });
 		if (pages === 1 && page.hasNextPage && meter.stop() >= rangeTiming.worthWaitingShare) probeNewest(page.totalCount === undefined ? undefined : page.totalCount - page.records.length);
 	};
 	// Where the listing ends (one request beside the first range's next page): ranges are cut over the span left.
@@ -123,10 +124,13 @@ export async function readFeed(this: IPollFunctions, setup: PollSetup, stored: F
 			await Promise.race(others);
 			return true;
 		};
+		// The server's own clock, from the answer's Date header (changeFeed.ts: never n8n's).
+		let serverTime: ServerTime | undefined;
+		const onServerTime = (time: ServerTime | undefined) => void (serverTime = time);
 		const request: Promise<void> = readListPage
-			.call(this, { ...listRequest(setup, query, run), retryOnASlot }, { first: PAGE_SIZE_MAX, after: read.after })
+			.call(this, { ...listRequest(setup, query, run), retryOnASlot, onServerTime }, { first: PAGE_SIZE_MAX, after: read.after })
 			.then(
-				(page) => onPage(read, page),
+				(page) => onPage(read, page, serverTime),
 				(error: unknown) => onFailure(read, error),
 			)
 			.catch((error: unknown) => void (failure ??= { error }))

@@ -23,9 +23,30 @@ export interface FeedRecord {
 	content: string;
 }
 
+/** See FeedState.clock. (`local`, n8n's clock, was stored by earlier versions and is ignored.) */
+export interface ServerClock {
+	at: string;
+	seenBy?: number;
+	local?: number;
+}
+
+/**
+ * When the server took and answered one request, on its Date clock (epoch ms): it took it no
+ * earlier than `atLeast` (the Date header less the exchange's duration) and answered no later than
+ * `atMost` (the Date header, to the second, plus a second).
+ */
+export interface ServerTime {
+	atLeast: number;
+	atMost: number;
+}
+
 /** A pass over the records from `settled` on (see the model). */
 export interface Pass {
-	/** The server's time (a lower bound) when the pass started; when it completes, everything older than this less S is settled. null: unknown (no record read yet). */
+	/**
+	 * The server's time (a lower bound) when the pass started, taken at its first page; when it
+	 * completes, everything older than this less S is settled. null: unknown (not read yet, or
+	 * a server that gave neither a Date nor a record to tell it).
+	 */
 	startedAt: string | null;
 	/** The query the pass reads with (a digest): another query starts the pass again from L. */
 	view: string;
@@ -66,8 +87,12 @@ export interface FeedState {
 	unconfirmed: Unconfirmed | null;
 	/** Memory entry keys of an undone poll (atLeastOnce): sent again marked, until the pass that reads them again completes. */
 	repeat: string[];
-	/** The newest change timestamp read, and n8n's clock (epoch ms) when it was read: the server's time is at least `at` plus the time since. */
-	clock: { at: string; local: number } | null;
+	/**
+	 * The newest change timestamp read, and (`seenBy`) the latest the server's Date clock can have
+	 * read when that answer left (epoch ms; absent: the answer had no Date): the server's time is
+	 * at least `at` plus the Date clock's time since. n8n's clock is never used (it may step).
+	 */
+	clock: ServerClock | null;
 }
 
 export interface FeedOptions {
@@ -101,6 +126,8 @@ export interface FeedPage<R extends FeedRecord = FeedRecord> {
 	/** The cursor for the next page, when `hasNextPage`. */
 	endCursor?: string;
 	hasNextPage: boolean;
+	/** When the server took and answered the page's request (its Date header); absent: no Date. */
+	serverTime?: ServerTime;
 	/**
 	 * A range's walk ends here (feedRanges.ts): the pass goes on with a new walk from this
 	 * timestamp, the next range's start, later than every record of the page.
@@ -115,10 +142,10 @@ export class FeedError extends Error {}
  * The state at activation: `newest` is the server's newest change timestamp (null: no records).
  * Everything visible up to it is remembered, not sent; the first pass lists it.
  */
-export function activationState(newest: string | null, localNow: number, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
+export function activationState(newest: string | null, options: Pick<FeedOptions, 'settleMs' | 'view' | 'contentView'>): FeedState {
 	const settled = newest === null ? null : minusMs(newest, options.settleMs);
 	const pass: Pass | null = newest === null ? null : { startedAt: newest, view: options.view, from: settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0, learnUpTo: newest };
-	const clock = newest === null ? null : { at: newest, local: localNow };
+	const clock = newest === null ? null : { at: newest };
 	return { version: FEED_VERSION, settled, memory: '', memoryView: options.contentView, pass, unconfirmed: null, repeat: [], clock };
 }
 

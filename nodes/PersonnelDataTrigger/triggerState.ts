@@ -82,7 +82,13 @@ export function readFeedState(value: unknown): FeedState | undefined {
 	const pass = readPass(value.pass);
 	const unconfirmed = readUnconfirmed(value.unconfirmed);
 	const repeat = Array.isArray(value.repeat) && value.repeat.every((key) => typeof key === 'string') ? (value.repeat as string[]) : undefined;
-	const clock = value.clock === null ? null : isObject(value.clock) && isTime(value.clock.at) && isWhole(value.clock.local) ? { at: value.clock.at, local: value.clock.local } : undefined;
+	// `seenBy`: the server's Date clock; `local` (n8n's clock, stored by earlier versions) is dropped.
+	const clock =
+		value.clock === null
+			? null
+			: isObject(value.clock) && isTime(value.clock.at)
+				? { at: value.clock.at, ...(typeof value.clock.seenBy === 'number' && Number.isFinite(value.clock.seenBy) ? { seenBy: value.clock.seenBy } : {}) }
+				: undefined;
 	if (pass === undefined || unconfirmed === undefined || repeat === undefined || clock === undefined) return undefined;
 	return {
 		version: FEED_VERSION,

@@ -135,7 +135,7 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
 			durationMs: Math.round((performance.now() - started) * 1000) / 1000,
 		});
 	log();
-	if (reply) send(res, reply);
+	if (reply) send(res, reply, dateHeaderOf(sim));
 	else req.socket.destroy();
 }
 
@@ -204,11 +204,30 @@ function errorReply(error: ApiError): Reply {
 	return { status: error.status, body: error.body(), headers: error.headers };
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+/**
+ * The API's Date header (variations.ts `dateHeader`): the simulator's clock (which the tests may
+ * move), that clock an hour ahead (a front whose clock is another machine's), or none.
+ */
+function dateHeaderOf(sim: Simulator): string | null {
+	const ms = Math.floor(sim.clock.nowMicros() / 1000);
+	switch (sim.variation.dateHeader) {
+		case 'absent':
+			return null;
+		case 'aheadOneHour':
+			return new Date(ms + 3_600_000).toUTCString();
+		default:
+			return new Date(ms).toUTCString();
+	}
+}
+
+/** `date`: the Date header to send (null: none); undefined: Node's own (the machine's clock). */
+function send(res: ServerResponse, reply: Reply, date?: string | null): void {
 	const json = reply.raw ?? Buffer.from(JSON.stringify(reply.body), 'utf8');
+	if (date === null) res.sendDate = false;
 	res.writeHead(reply.status, {
 		'content-type': 'application/json; charset=utf-8',
 		'content-length': json.length,
+		...(typeof date === 'string' ? { date } : {}),
 		...reply.headers,
 	});
 	res.end(json);

@@ -43,6 +43,8 @@ export const VARIATION_SWITCHES = {
 	customPropertiesPatch: ['merge', 'replace'],
 	/** Gap: what PUT does with a dated property it is given: replaces its history, or adds the entries by date and keeps the others. */
 	putDatedProperties: ['replace', 'mergeByDate'],
+	/** The Date header (RFC 9110 asks for one): the clock the server writes timestamps with, another machine's an hour ahead, or none. */
+	dateHeader: ['clock', 'aheadOneHour', 'absent'],
 } as const;
 
 export type SwitchName = keyof typeof VARIATION_SWITCHES;

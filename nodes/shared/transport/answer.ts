@@ -12,7 +12,8 @@ import { parseUtf8Json } from './utf8Json';
  */
 export type Expectation = 'record' | 'list';
 
-export type Checked = { body: IDataObject; failure?: undefined } | { failure: TransportFailure };
+/** `serverDate`: the answer's Date header (the server's clock when it answered, to the second), if it had one. */
+export type Checked = { body: IDataObject; serverDate?: string; failure?: undefined } | { failure: TransportFailure };
 
 function kindOf(value: unknown): string {
 	if (value === null) return 'null';
@@ -68,5 +69,6 @@ export function checkAnswer(answer: RawAnswer, expect: Expectation): Checked {
 	if (problem !== undefined) {
 		return { failure: { status: answer.status, message: problem, badAnswer: problem } };
 	}
-	return { body: (parsed as { json: IDataObject }).json };
+	const date = answer.headers.date;
+	return { body: (parsed as { json: IDataObject }).json, ...(typeof date === 'string' && date !== '' ? { serverDate: date } : {}) };
 }

@@ -55,12 +55,20 @@ export interface ApiRequest {
 	 * flight: the backoff applies.
 	 */
 	retryOnASlot?: () => Promise<boolean>;
+	/**
+	 * Called on a successful answer with when the server took and answered it on its own clock
+	 * (epoch ms): no earlier than its Date header less the exchange's duration (a monotonic clock,
+	 * so n8n's clock stepping changes nothing), no later than the Date header plus its second.
+	 * undefined when the answer had no valid Date.
+	 */
+	onServerTime?: (time: { atLeast: number; atMost: number } | undefined) => void;
 }
 
 /** A provisioning is two exchanges (begin, refresh), each under its own deadline. */
 const PROVISIONING_EXCHANGES = 2;
 
-export type Outcome = { body: IDataObject; failure?: undefined } | { failure: TransportFailure };
+/** `elapsedMs`: the exchange's duration on a monotonic clock (token requests inside it included). */
+export type Outcome = { body: IDataObject; serverDate?: string; elapsedMs?: number; failure?: undefined } | { failure: TransportFailure };
 
 /** The execution's cancel signal, where the context has one (executions and, in n8n 2.x, polls). */
 export function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
@@ -127,6 +135,7 @@ export async function send(
 	const credentialsDecrypted = { id: stored?.id ?? '', name: stored?.name ?? '', type: CREDENTIAL_TYPE, data: credentials };
 	const provisioning = tokenOf(credentials) === '';
 	let settle = () => {};
+	const started = performance.now();
 	try {
 		const answer = await boundedExchange(async (signal, startOwnDeadline) => {
 			options.abortSignal = signal;
@@ -135,7 +144,8 @@ export async function send(
 				credentialsDecrypted,
 			})) as IN8nHttpFullResponse;
 		}, cancelSignalOf(context), provisioning ? PROVISIONING_EXCHANGES : 0, request.deadline);
-		return checkAnswer(answer, request.expect ?? 'record');
+		const checked = checkAnswer(answer, request.expect ?? 'record');
+		return checked.failure ? checked : { ...checked, elapsedMs: performance.now() - started };
 	} catch (error) {
 		return { failure: failureOf(error) };
 	} finally {

@@ -17,6 +17,13 @@ import { attemptOnce } from './tokens';
 export { cancelSignalOf, CREDENTIAL_TYPE } from './exchange';
 export type { ApiContext, ApiRequest } from './exchange';
 
+/** The Date header (RFC 9110: the answer's time, to the second) less the exchange's duration, and plus its second. */
+function serverTimeOf(date: string | undefined, elapsedMs: number | undefined): { atLeast: number; atMost: number } | undefined {
+	if (date === undefined || elapsedMs === undefined) return undefined;
+	const at = Date.parse(date);
+	return Number.isFinite(at) ? { atLeast: at - Math.ceil(elapsedMs), atMost: at + 1000 } : undefined;
+}
+
 /** The only way node code talks to the API: authentication, retries, checks and error mapping. */
 export async function apiRequest<T = IDataObject>(this: ApiContext, request: ApiRequest): Promise<T> {
 	// Every attempt and renewal below works on this request's copy of the run's credential.
@@ -58,7 +65,10 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		const outcome = await attemptOnce(this, request, url, credentials);
 		gate.report({ status: outcome.failure ? outcome.failure.status : 200, startedAt, ms: Date.now() - startedAt });
 		keepRenewedToken(this, credentials, tokenBefore);
-		if (!outcome.failure) return outcome.body as T;
+		if (!outcome.failure) {
+			request.onServerTime?.(serverTimeOf(outcome.serverDate, outcome.elapsedMs));
+			return outcome.body as T;
+		}
 		failure = outcome.failure;
 		if (failure.runStopped || !isRetryable(failure, idempotent) || attempt >= HTTP.maxAttempts) break;
 		if (failure.status === 429 && slotRetries < REFUSALS_RETRIED_ON_A_SLOT && !namesDelay(failure) && request.retryOnASlot !== undefined && (await request.retryOnASlot())) {

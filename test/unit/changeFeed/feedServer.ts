@@ -15,6 +15,10 @@ export interface ServerProfile {
 	pageSize: number;
 	/** A cursor older than this (server clock, ms) is refused as expired; undefined: cursors never expire. */
 	cursorLifeMs?: number;
+	/** How far the server's Date header runs ahead of the clock it writes timestamps with; undefined: no Date header. */
+	dateOffsetMs?: number;
+	/** How long each list request takes, server side (a slow server: a poll as long as its budget). */
+	pageMs?: number;
 }
 
 export interface Version extends FeedRecord {
@@ -74,7 +78,28 @@ export class FeedServer {
 	private readonly listings = new Map<string, Array<{ version: Version; key: string }>>();
 	private listingsOf = -1;
 
-	constructor(readonly profile: ServerProfile) {}
+	constructor(readonly profile: ServerProfile) {
+		this.dateOffset = profile.dateOffsetMs;
+	}
+
+	/**
+	 * The server's Date clock (its HTTP front): the record clock off by `dateOffsetMs` (another
+	 * machine's clock), stepped by `stepDate`. undefined: the server sends no Date header.
+	 */
+	private dateOffset: number | undefined;
+
+	/** The Date header's clock steps (an NTP correction on the server's front). */
+	stepDate(ms: number): void {
+		if (this.dateOffset !== undefined) this.dateOffset += ms;
+	}
+
+	/** When this server took and answered a request taking `ms` (the Date header's view of it). */
+	private serverTime(ms: number): FeedPage['serverTime'] {
+		if (this.dateOffset === undefined) return undefined;
+		const answeredAt = this.clock + ms + this.dateOffset;
+		const date = Math.floor(answeredAt / 1000) * 1000;
+		return { atLeast: date - ms, atMost: date + 1000 };
+	}
 
 	/** A new version of `id` (created or changed), visible now, its timestamp `lateMs` in the past. */
 	commit(id: string, dept: string, lateMs = 0): Version {
@@ -140,10 +165,15 @@ export class FeedServer {
 		const page = rows.slice(start, start + this.profile.pageSize);
 		const hasNextPage = rows.length > start + page.length;
 		const last = page.at(-1);
+		// The listing is read as the request arrives; the answer leaves `pageMs` later.
+		const took = this.profile.pageMs ?? 0;
+		const serverTime = this.serverTime(took);
+		this.clock += took;
 		return {
 			records: page.map((row) => row.version),
 			hasNextPage,
 			...(hasNextPage && last ? { endCursor: JSON.stringify([seed, last.key, this.clock]) } : {}),
+			...(serverTime === undefined ? {} : { serverTime }),
 		};
 	}
 

@@ -20,11 +20,13 @@ function versions(count: number, firstMs: number): FeedRecord[] {
 	}));
 }
 
-function poll(state: FeedState, records: FeedRecord[], localNow: number) {
-	const feed = new FeedPoll(state, options, localNow, true);
+/** One poll; the server's Date clock reads `serverNow` (epoch ms) when it answers. */
+function poll(state: FeedState, records: FeedRecord[], serverNow: number) {
+	const feed = new FeedPoll(state, options, true);
 	for (let read = feed.nextRead(); read !== null; read = feed.nextRead()) {
 		const from = read.from;
-		feed.page({ records: records.filter((record) => from === null || compareTimestamps(record.at, from) >= 0), hasNextPage: false });
+		const serverTime = { atLeast: serverNow - 5, atMost: serverNow + 1000 };
+		feed.page({ records: records.filter((record) => from === null || compareTimestamps(record.at, from) >= 0), hasNextPage: false, serverTime });
 	}
 	return { ...feed.finish(), settledEarly: feed.settledEarly, warnings: feed.warnings };
 }

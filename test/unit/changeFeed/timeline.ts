@@ -49,7 +49,7 @@ export interface Timeline {
 	atLeastOnce: boolean;
 	initial: number;
 	steps: Step[];
-	/** How far n8n's clock is ahead of the server's (negative: behind). */
+	/** How far n8n's clock is ahead of the server's (negative: behind): the feed never reads it, so any value. */
 	skewMs: number;
 }
 
@@ -74,7 +74,14 @@ export class TimelineRun {
 	readonly executed: Executed[] = [];
 	private readonly dupExcused = new Set<string>();
 	private readonly lostExcused = new Set<string>();
+	/**
+	 * The server's clock at the activation's probe: every change committed after it is owed (one
+	 * committed during the activation's pass too, whatever options are edited meanwhile), but a
+	 * late one stamped at or before the probe's newest time, which the activation takes for a
+	 * record that existed.
+	 */
 	activatedAt = Number.POSITIVE_INFINITY;
+	private activationNewest: string | null = null;
 	polls = 0;
 	readonly failures: string[] = [];
 	private nextId = 0;
@@ -92,7 +99,9 @@ export class TimelineRun {
 			if (index % 7 === 0) this.server.advance(400);
 		}
 		this.server.advance(1000);
-		this.stored = activationState(this.server.newest(this.depts), this.localNow(), { settleMs: timeline.settleMs, view: this.view(), contentView: 'all fields' });
+		this.activationNewest = this.server.newest(this.depts);
+		this.activatedAt = this.server.clock;
+		this.stored = activationState(this.activationNewest, { settleMs: timeline.settleMs, view: this.view(), contentView: 'all fields' });
 	}
 
 	/** A change on the server, noted with the filter in force then (a later, wider filter does not make it an event). */
@@ -107,11 +116,6 @@ export class TimelineRun {
 
 	private view(): string {
 		return [...this.depts].sort().join(',');
-	}
-
-	/** n8n's clock: the server's, off by the timeline's skew (the feed must not depend on it). */
-	private localNow(): number {
-		return this.server.clock + this.timeline.skewMs;
 	}
 
 	private options(): FeedOptions {
@@ -147,7 +151,7 @@ export class TimelineRun {
 	/** One poll as n8n runs it; returns whether the pass was complete at its end. */
 	poll(fate: Fate, during: Array<{ record: number; dept: number }> = []): boolean {
 		this.polls++;
-		const feed = new FeedPoll<Version>(this.stored, this.options(), this.localNow(), this.storedBy === this.process);
+		const feed = new FeedPoll<Version>(this.stored, this.options(), this.storedBy === this.process);
 		let deliveries: Array<Delivery<Version>>;
 		let state: FeedState;
 		try {
@@ -223,7 +227,6 @@ export class TimelineRun {
 			case 'abandoned':
 				break;
 		}
-		if (this.activatedAt === Number.POSITIVE_INFINITY && this.stored.pass === null) this.activatedAt = this.server.clock;
 		return this.stored.pass === null;
 	}
 
@@ -274,6 +277,7 @@ export class TimelineRun {
 				atCommit.matched &&
 				this.edits.slice(atCommit.edits).every((depts) => depts.has(version.dept)) &&
 				version.committedAt >= this.activatedAt &&
+				!(this.activationNewest !== null && sortableAt(version.at) <= sortableAt(this.activationNewest)) &&
 				version.lateMs + margin <= this.timeline.settleMs &&
 				!this.lostExcused.has(versionKey(version))
 			);
@@ -297,6 +301,9 @@ export class TimelineRun {
 		return found;
 	}
 }
+
+/** Sorts like the instant, for the timestamps the test server writes (one precision per server). */
+const sortableAt = (at: string) => at.replace('Z', '').padEnd(26, '0');
 
 /** One version in the ledger (its content names it: the server numbers every version). */
 const versionKey = (version: Version) => `${version.id}|${version.content}`;
