@@ -1,4 +1,5 @@
 import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
+import { MovedRecords, ServerClockReading } from './feedClock';
 import { boundMemory, contentKey, eventKey, idKeyOf, loadMemory, storeMemory, timeCode } from './feedMemory';
 import type { Delivery, FeedOptions, FeedPage, FeedRead, FeedRecord, FeedState, Pass, Unconfirmed } from './feedState';
 import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
@@ -48,9 +49,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	/** The newest timestamp of the current walk: a walk comes oldest first. */
 	private walkLast: string | null = null;
 	private done = false;
-	private clock: FeedState['clock'];
-	/** The latest `ServerTime.atLeast` of a page this poll: the server's Date clock was at least this. */
-	private dateNow: number | undefined;
+	private readonly clock: ServerClockReading;
+	private readonly moved: MovedRecords;
 	private before: Pick<FeedState, 'settled' | 'pass'>;
 	readonly warnings: string[] = [];
 	/** Set when the memory reached MEMORY_MAX: versions before this time counted as settled early. */
@@ -72,44 +72,24 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, unconfirmed: null };
 		}
 		this.settled = state.settled;
-		this.clock = stored.clock === null ? null : { at: stored.clock.at, ...(typeof stored.clock.seenBy === 'number' ? { seenBy: stored.clock.seenBy } : {}) };
+		this.clock = new ServerClockReading(stored.clock);
 		this.before = { settled: state.settled, pass: state.pass === null ? null : { ...state.pass } };
 		this.memory = loadMemory(state, state.memoryView === options.contentView);
+		this.moved = new MovedRecords(this.memory);
 		if (state.pass === null) this.pass = null;
 		// Refusals count within a poll: a cursor that expired between polls is read past again here.
 		else if (state.pass.view === options.view) this.pass = { ...state.pass, refusals: 0 };
 		else {
 			// Another query: the pass starts again from L with it (the memory skips what was sent),
 			// from the old pass's start: what changed since then (during the activation too) is read.
-			const { learnUpTo, startedAt } = state.pass;
-			this.pass = { ...this.fresh(), startedAt, ...(learnUpTo === undefined ? {} : { learnUpTo }) };
+			const { learnUpTo, startedAt, heldAt } = state.pass;
+			this.pass = { ...this.fresh(), startedAt, ...(learnUpTo === undefined ? {} : { learnUpTo }), ...(heldAt === undefined ? {} : { heldAt }) };
 		}
 	}
 
 	/** A new pass; its start is taken when its first page comes (`page`). */
 	private fresh(): Pass {
 		return { startedAt: null, view: this.options.view, from: this.settled, reached: null, requests: 0, refusals: 0, depth: 0, deepest: 0 };
-	}
-
-	/**
-	 * A lower bound of the server's time when it took a request it answered no earlier than
-	 * `dateAtLeast` on its Date clock: the newest `t` read plus the Date clock's time since that
-	 * answer (an offset between the Date clock and the clock `t` is written with cancels out);
-	 * without Dates, the newest `t` alone. null: nothing read yet.
-	 */
-	private serverNow(dateAtLeast = this.dateNow): string | null {
-		if (this.clock === null) return null;
-		const { at, seenBy } = this.clock;
-		if (dateAtLeast === undefined || seenBy === undefined) return at;
-		return minusMs(at, -Math.max(0, dateAtLeast - seenBy));
-	}
-
-	/** A record read in a page answered by `atMost` shows the server's time is at least its timestamp. */
-	private observe(at: string, time: FeedPage['serverTime']): void {
-		const now = this.serverNow();
-		if (now === null || compareTimestamps(at, now) > 0) this.clock = { at, ...(time === undefined ? {} : { seenBy: time.atMost }) };
-		// A clock without a Date yet (the activation's): its time was reached by this answer too.
-		else if (this.clock !== null && this.clock.seenBy === undefined && time !== undefined) this.clock = { at: this.clock.at, seenBy: time.atMost };
 	}
 
 	private get capped(): boolean {
@@ -170,15 +150,12 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	/** One page of the read `nextRead()` asked for. */
 	page(page: FeedPage<R>): void {
 		const pass = this.pass as Pass;
-		if (page.serverTime !== undefined) {
-			this.dateNow = Math.max(this.dateNow ?? page.serverTime.atLeast, page.serverTime.atLeast);
-			if (this.clock !== null && this.clock.seenBy === undefined) this.clock = { at: this.clock.at, seenBy: page.serverTime.atMost };
-		}
+		this.clock.answered(page.serverTime);
 		if (pass.startedAt === null && pass.requests === 0) {
 			// The pass's first page is its earliest read (every other is asked for after it came):
 			// the server's time when it took that request, or the newest time that page lists.
 			const newest = page.records.reduce<string | null>((latest, record) => (latest === null ? record.at : laterOf(latest, record.at)), null);
-			const known = page.serverTime === undefined ? null : this.serverNow(page.serverTime.atLeast);
+			const known = page.serverTime === undefined ? null : this.clock.now(page.serverTime.atLeast);
 			pass.startedAt = known === null ? newest : newest === null ? known : laterOf(known, newest);
 		}
 		pass.requests++;
@@ -223,7 +200,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			throw new FeedError(`the API listed a record changed at ${record.at} after one changed at ${this.walkLast}: not oldest first`);
 		}
 		this.walkLast = record.at;
-		this.observe(record.at, time);
+		this.clock.observe(record.at, time);
 		if (pass.reached === null || at > timestampKey(pass.reached)) {
 			pass.reached = record.at;
 			pass.refusals = 0;
@@ -235,7 +212,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		const entry = `${timeCode(record.at)}${idKeyOf(record.id)}`;
 		const content = contentKey(record.content);
 		const version = `${entry}|${content}`;
-		if (this.walkSeen.has(version)) throw new FeedError(`the API sent record ${record.id} changed at ${record.at} twice in one listing`);
+		// Twice in one walk: a cursor that is a position, a record written before it since. Known.
+		if (this.walkSeen.has(version)) return;
 		this.walkSeen.add(version);
 		const known = this.memory.get(entry);
 		const sent = known !== undefined && (known === content || known === '');
@@ -252,6 +230,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			if (compareTimestamps(record.at, pass.learnUpTo) <= 0) this.memory.set(entry, content);
 			return;
 		}
+		const older = this.moved.olderTimeOf(record);
+		if (older !== undefined && (pass.heldAt === undefined || compareTimestamps(older, pass.heldAt) < 0)) pass.heldAt = older;
 		this.changed.push([entry, known ?? null]);
 		this.memory.set(entry, content);
 		this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: this.repeatKeys.has(entry) });
@@ -259,7 +239,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 
 	private complete(pass: Pass): void {
 		if (pass.startedAt !== null) {
-			const settle = minusMs(pass.startedAt, this.options.settleMs);
+			const start = minusMs(pass.startedAt, this.options.settleMs);
+			const settle = pass.heldAt !== undefined && compareTimestamps(pass.heldAt, start) < 0 ? pass.heldAt : start;
 			this.settled = this.settled === null ? settle : laterOf(this.settled, settle);
 		}
 		this.pass = null;
@@ -275,7 +256,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 
 	/** A lower bound of the server's time now (epoch ms); null: no record read yet. */
 	serverTime(): number | null {
-		const now = this.serverNow();
+		const now = this.clock.now();
 		return now === null ? null : Date.parse(minusMs(now, 0));
 	}
 
@@ -311,7 +292,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			);
 		}
 		const repeat = this.pass === null ? [] : [...this.repeatKeys];
-		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory: memory.join(''), memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock };
+		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory: memory.join(''), memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock.stored() };
 		return { deliveries: this.deliveries, state };
 	}
 }

@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZE_MAX } from '../shared/apiChoices';
 import { toNodeError } from '../shared/errors';
 import { type ListPage, readListPage } from '../shared/listPage';
-import { canonicalJson } from '../shared/canonicalJson';
 import { MAX_IN_FLIGHT_DEFAULT, rangeTiming, WaitingMeter } from '../shared/rangeWorth';
 import { ADAPTIVE_START, AdaptiveLimit } from '../shared/transport/adaptiveLimit';
 import { type AttemptReport, gateFor } from '../shared/transport/rateGate';
@@ -18,6 +17,7 @@ import { isCursorRefusal } from './boundedWalk';
 import { changeFieldsOf } from './events';
 import { readBudgetSpent } from './pollBudget';
 import { missingChangeField } from './serverSupport';
+import { versionContent } from './versionContent';
 import type { PollRun, PollSetup } from './setup';
 import { fieldFilter, listRequest, newestOverall, oldestFirst } from './setup';
 
@@ -52,7 +52,7 @@ function listed(context: IPollFunctions, setup: PollSetup, record: IDataObject):
 	if (typeof at !== 'string' || at === '' || (typeof id !== 'string' && typeof id !== 'number')) throw missingChangeField(context, setup);
 	// Two versions at one update time differ in content (a second change in the same second); a
 	// creation or a deletion happens once, whatever changes after it.
-	const content = setup.field === changeFieldsOf(setup.resource).updated ? canonicalJson(record) : '';
+	const content = setup.field === changeFieldsOf(setup.resource).updated ? versionContent(setup.resource, record) : '';
 	return { id: String(id), at, content, record };
 }
 

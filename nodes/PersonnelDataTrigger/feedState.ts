@@ -66,6 +66,8 @@ export interface Pass {
 	deepest: number;
 	/** Activation: versions at or before this are remembered; the pass sends nothing. */
 	learnUpTo?: string;
+	/** The earliest old time of a record that changed again during the pass: it settles no further (changeFeed.ts `holdForMove`). */
+	heldAt?: string;
 }
 
 /** How to undo the last poll that sent (atLeastOnce only). */

@@ -21,6 +21,7 @@ import { missingChangeField } from './serverSupport';
 import { streamOf } from './triggerState';
 import type { WatchSetup } from './watchFields';
 import { readWatchSetup, selectedFor } from './watchFields';
+import { CONTENT_SCHEME } from './versionContent';
 
 /**
  * The trigger's setup: what the form asks for (checked), the list requests it makes, and the
@@ -120,7 +121,7 @@ export function readSetup(context: IPollFunctions): PollSetup {
 			maxChanges: maxChanges === 0 ? undefined : maxChanges,
 			maxRequests: readMaxRequests(options.maxRequests),
 			view: digest(query),
-			contentView: digest(query[QUERY.select]),
+			contentView: digest([CONTENT_SCHEME, query[QUERY.select]]),
 			atLeastOnce: onRestart === 'sendAgain',
 		},
 		simplify: read('simplify', false) === true,

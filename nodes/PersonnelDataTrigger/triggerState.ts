@@ -47,9 +47,9 @@ const timeOrNull = (value: unknown): value is string | null => value === null ||
 function readPass(value: unknown): Pass | null | undefined {
 	if (value === null) return null;
 	if (!isObject(value)) return undefined;
-	const { startedAt, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo } = value;
+	const { startedAt, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo, heldAt } = value;
 	if (!timeOrNull(startedAt) || typeof view !== 'string' || !timeOrNull(from) || !timeOrNull(reached)) return undefined;
-	if (!(after === undefined || isTime(after)) || !isWhole(requests) || !isWhole(refusals) || !(learnUpTo === undefined || isTime(learnUpTo))) return undefined;
+	if (!(after === undefined || isTime(after)) || !isWhole(requests) || !isWhole(refusals) || !(learnUpTo === undefined || isTime(learnUpTo)) || !(heldAt === undefined || isTime(heldAt))) return undefined;
 	return {
 		startedAt,
 		view,
@@ -61,6 +61,7 @@ function readPass(value: unknown): Pass | null | undefined {
 		deepest: isWhole(deepest) ? deepest : 0,
 		...(after === undefined ? {} : { after }),
 		...(learnUpTo === undefined ? {} : { learnUpTo }),
+		...(heldAt === undefined ? {} : { heldAt }),
 	};
 }
 

@@ -63,6 +63,7 @@ const timeline: fc.Arbitrary<Timeline> = fc.record({
 		cursorLifeMs: fc.constantFrom(undefined, undefined, 30_000),
 		dateOffsetMs,
 		pageMs,
+		cursor: fc.constantFrom('keyset' as const, 'keyset' as const, 'position' as const),
 	}),
 	settleMs: fc.constant(SETTLE_MS),
 	maxChanges: fc.option(fc.integer({ min: 1, max: 15 }), { nil: undefined }),
@@ -94,6 +95,7 @@ const bulkTimeline: fc.Arbitrary<Timeline> = fc.record({
 		// small timelines cover it).
 		dateOffsetMs: fc.oneof(fc.constant(0), fc.integer({ min: -3_600_000, max: 3_600_000 })),
 		pageMs: fc.constant(0),
+		cursor: fc.constantFrom('keyset' as const, 'position' as const),
 	}),
 	settleMs: fc.constant(SETTLE_MS),
 	// A poll reads thousands here (tens of pages, a cap in the thousands): fewer polls per pass keep a run short.

@@ -19,6 +19,12 @@ export interface ServerProfile {
 	dateOffsetMs?: number;
 	/** How long each list request takes, server side (a slow server: a poll as long as its budget). */
 	pageMs?: number;
+	/**
+	 * What `end_cursor` is: a keyset (the last record's place in the order: a record that changes
+	 * moves nothing), or a position (how many records came before: one that changes during a walk
+	 * moves to the end, and the records after its old place move one up, so the next page skips one).
+	 */
+	cursor?: 'keyset' | 'position';
 }
 
 export interface Version extends FeedRecord {
@@ -134,12 +140,14 @@ export class FeedServer {
 		this.requests++;
 		let seed: string;
 		let afterKey: string | null = null;
+		let position: number | null = null;
 		if (read.after !== undefined) {
-			const [cursorSeed, key, issuedAt] = JSON.parse(read.after) as [string, string, number];
+			const [cursorSeed, key, issuedAt, at] = JSON.parse(read.after) as [string, string, number, number];
 			const life = this.profile.cursorLifeMs;
 			if (life !== undefined && this.clock - issuedAt > life) throw new CursorRefused('410 cursor expired');
 			seed = cursorSeed;
 			afterKey = key;
+			position = at;
 		} else {
 			// A new order of ties for every walk; over many records, one of a few orders in turn
 			// (consecutive walks still differ), so that a walk reuses a sorted listing instead of
@@ -161,7 +169,8 @@ export class FeedServer {
 			return low;
 		};
 		let start = read.from === null ? 0 : firstAfter(0, true, sortKey(read.from));
-		if (afterKey !== null) start = firstAfter(start, false, afterKey);
+		if (afterKey !== null) start = this.profile.cursor === 'position' && position !== null ? start + position : firstAfter(start, false, afterKey);
+		const walkStart = read.from === null ? 0 : firstAfter(0, true, sortKey(read.from));
 		const page = rows.slice(start, start + this.profile.pageSize);
 		const hasNextPage = rows.length > start + page.length;
 		const last = page.at(-1);
@@ -172,7 +181,7 @@ export class FeedServer {
 		return {
 			records: page.map((row) => row.version),
 			hasNextPage,
-			...(hasNextPage && last ? { endCursor: JSON.stringify([seed, last.key, this.clock]) } : {}),
+			...(hasNextPage && last ? { endCursor: JSON.stringify([seed, last.key, this.clock, start + page.length - walkStart]) } : {}),
 			...(serverTime === undefined ? {} : { serverTime }),
 		};
 	}
