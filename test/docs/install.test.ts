@@ -53,6 +53,30 @@ describe("the README's install routes", () => {
 		expect(workflow).toMatch(/gh release upload "\$GITHUB_REF_NAME" "\$tarball"/);
 		expect(workflow).toMatch(/gh release create "\$GITHUB_REF_NAME" "\$tarball"/);
 		expect(workflow).toMatch(/contents: write/);
+		// docs/development.md, "Releasing": the first release with the NPM_TOKEN secret, every release with provenance.
+		expect(workflow).toMatch(/id-token: write/);
+		expect(workflow).toContain('NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}');
+		expect(workflow).toContain('npm publish --provenance --access public');
+		expect(workflow).toMatch(/"\$GITHUB_REF_NAME" != "v\$version"/);
 		expect(pkg.name).toBe('n8n-nodes-personnel-data');
+	});
+});
+
+describe("the README's install from a clone (the route that works before any release)", () => {
+	const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+	const block = [...readme.matchAll(/^```bash\n([\s\S]*?)^```/gm)].map((match) => match[1]).find((text) => /^git clone /m.test(text));
+	const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+	const lines = (block ?? '').split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '' && !line.startsWith('#'));
+
+	it('clones the homepage, builds with npm ci and the build script, packs, and installs the packed file as the release route does', () => {
+		expect(block).toBeDefined();
+		expect(lines[0]).toBe(`git clone ${pkg.homepage}.git && cd ${pkg.name}`);
+		expect(lines).toContain('npm ci && npm run build');
+		expect(scripts.build).toBeDefined();
+		expect(lines).toContain('npm pack');
+		// npm pack names the file <name>-<version>.tgz; the install line takes that file with the release route's flags.
+		expect(lines).toContain(`tarball="$PWD/${tarball}"`);
+		expect(lines).toContain('mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes');
+		expect(lines).toContain(`npm install "$tarball" ${readmeInstall(ROOT).shellNpmFlags.join(' ')}`);
 	});
 });
