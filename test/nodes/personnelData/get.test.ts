@@ -287,7 +287,9 @@ describe('Personnel Data: Get and single records', () => {
 		it('the list requests go up to ten at a time, whatever the Concurrency', async () => {
 			sim().reset({ sizes: { employees: 1_200 } });
 			const ids = employeeIds(1_200);
-			sim().setFaults({ latencyMs: 20, applyToProvisioning: false });
+			// Answers held 300 ms: the ten list requests are all out before the first answer comes,
+			// also on a machine busy with other work (20 ms was not, under CI's parallel lanes).
+			sim().setFaults({ latencyMs: 300, applyToProvisioning: false });
 			const mostInFlight = () => {
 				const spans = apiRequests(bed).map((entry) => [Date.parse(entry.at), Date.parse(entry.at) + entry.durationMs] as const);
 				return Math.max(...spans.map(([start]) => spans.filter(([s, e]) => s <= start && start < e).length));
@@ -395,7 +397,9 @@ describe('Personnel Data: Get and single records', () => {
 			it('falls back to one request per item (Concurrency applies) and remembers it for the credential', async () => {
 				refuseIdFilter();
 				const ids = employeeIds(150);
-				sim().setFaults({ latencyMs: 20, applyToProvisioning: false });
+				// Answers held 300 ms: the ten list requests are all out before the first answer comes,
+			// also on a machine busy with other work (20 ms was not, under CI's parallel lanes).
+			sim().setFaults({ latencyMs: 300, applyToProvisioning: false });
 				const first = outputOf(await getEach(ids, { options: { concurrency: 5 } }));
 				expect(first.map((item) => item.json.id)).toEqual(ids);
 				expect(first.map((item) => item.pairedItem)).toEqual(ids.map((_, index) => ({ item: index })));
