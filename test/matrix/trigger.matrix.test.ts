@@ -13,7 +13,7 @@ import { profilesFor, sameIds } from './profiles';
 
 const PROFILES = profilesFor('trigger', [
 	'emptyValuesSort', 'totalCount', 'timestampPrecision', 'timestampOffset', 'maxPageSize', 'sameValueOrder',
-	'uuidCase', 'unknownFields', 'emptyOptionalFields', 'listParameters', 'inOperator', 'employeeDeletedAt', 'timeReportUpdatedAt',
+	'uuidCase', 'unknownFields', 'emptyOptionalFields', 'listParameters', 'inOperator', 'employeeDeletedAt', 'timeReportUpdatedAt', 'dateHeader',
 ], 8);
 
 const params = (resource: string, event: string, options: INodeParameters = {}): INodeParameters => ({ resource, event, simplify: false, options });

@@ -30,6 +30,18 @@ describe('retries and error mapping', () => {
 		expect(statuses()).toEqual(['429', '200']);
 	});
 
+	it('a Retry-After longer than the longest wait is not waited for, and the error names the wait', async () => {
+		bed.simulator.sim.queueFault({ pathPrefix: '/v1/org/employees', status: 429, count: 1, retryAfterSeconds: 150 });
+		const started = Date.now();
+		const result = await run();
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(statuses()).toEqual(['429']);
+		expect((result.error as NodeApiError).message).toBe(
+			'The Personnel Data API answered 429 Too Many Requests: injected_fault: injected 429; the server asked to wait 2 min 30 s before a retry (Retry-After), longer than the 2 min this node waits: try again later',
+		);
+		expectNoSecrets([result.error], secretsOf(bed));
+	});
+
 	it.each([500, 502, 503, 504, 'drop'] as const)('GET: %s is retried with backoff, then succeeds', async (status) => {
 		bed.simulator.sim.queueFault({ pathPrefix: '/v1/org/employees', status, count: 2 });
 		const result = await run();

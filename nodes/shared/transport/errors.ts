@@ -47,7 +47,8 @@ function withoutNetworkCodes(text: string): string {
 }
 
 function headline(failure: TransportFailure, context: FailureContext): string {
-	return withoutNetworkCodes(rawHeadline(failure, context));
+	const text = withoutNetworkCodes(rawHeadline(failure, context));
+	return failure.notWaited ? `${text}; ${failure.notWaited}` : text;
 }
 
 function rawHeadline(failure: TransportFailure, context: FailureContext): string {

@@ -31,6 +31,8 @@ export interface TransportFailure {
 	badAnswer?: string;
 	/** An error status whose body is not JSON: its type, size and first words. */
 	bodyExcerpt?: string;
+	/** Why no retry came although one was allowed: the wait it needed (a Retry-After too long, or past the time budget). */
+	notWaited?: string;
 	/** The run already stopped for this reason (see request.ts): nothing was sent. */
 	runStopped?: boolean;
 }

@@ -77,8 +77,15 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 			continue;
 		}
 		const delay = retryDelayMs(failure, attempt);
-		if (delay > HTTP.retryAfterMaxMs) break;
-		if (Date.now() + delay > waitUntil) break;
+		const wait = namesDelay(failure) ? `the server asked to wait ${secondsOf(delay)} before a retry (Retry-After)` : `the next retry was due in ${secondsOf(delay)}`;
+		if (delay > HTTP.retryAfterMaxMs) {
+			failure = { ...failure, notWaited: `${wait}, longer than the ${secondsOf(HTTP.retryAfterMaxMs)} this node waits: try again later` };
+			break;
+		}
+		if (Date.now() + delay > waitUntil) {
+			failure = { ...failure, notWaited: `${wait}, past the time left for this request` };
+			break;
+		}
 		if (failure.status === 429) gate.pauseFor(delay);
 		try {
 			await sleepWithAbort(delay, cancel);
@@ -87,4 +94,12 @@ export async function apiRequest<T = IDataObject>(this: ApiContext, request: Api
 		}
 	}
 	throw fail(failure as TransportFailure, attempt);
+}
+
+/** A wait as the user reads it: "90 s", "2 min 30 s". */
+function secondsOf(ms: number): string {
+	const seconds = Math.ceil(ms / 1000);
+	if (seconds < 120) return `${seconds} s`;
+	const minutes = Math.floor(seconds / 60);
+	return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
 }
