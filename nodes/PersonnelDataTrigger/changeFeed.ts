@@ -234,7 +234,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		if (older !== undefined && (pass.heldAt === undefined || compareTimestamps(older, pass.heldAt) < 0)) pass.heldAt = older;
 		this.changed.push([entry, known ?? null]);
 		this.memory.set(entry, content);
-		this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: this.repeatKeys.has(entry) });
+		this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: this.repeatKeys.has(entry), ...(known ? { laterInItsTime: true } : {}) });
 	}
 
 	private complete(pass: Pass): void {

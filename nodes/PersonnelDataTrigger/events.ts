@@ -27,6 +27,13 @@ export interface TriggerEvent<Type extends string = string> {
 	 * later row wins: the table lists a record's life in order.
 	 */
 	alsoAnUpdate?: boolean;
+	/**
+	 * Happens once in a record's life (a creation): a later version at the same timestamp (a server
+	 * that keeps seconds, a second change in the creation's second) is an update, not this again.
+	 * A deletion is not `once`: a server that keeps seconds cannot tell a change and then a deletion
+	 * within one second from a deletion and then a change, and a deletion is never sent as less.
+	 */
+	once?: boolean;
 	/** Options → Watch Fields compares the records this event sends (docs/trigger.md: Watch fields). */
 	watchesFields?: boolean;
 }
@@ -74,6 +81,7 @@ export const TRIGGER_EVENTS = [
 		description: (resource, field) => `${subject(resource, 'new ')} appears (${field})${serverNote(resource, field)}`,
 		type: 'created',
 		alsoAnUpdate: true,
+		once: true,
 	}),
 	row({
 		value: 'deleted',
@@ -124,22 +132,31 @@ const sameTime = (a: unknown, b: unknown) => typeof a === 'string' && typeof b =
  * How the changes an event reads are labelled (`_event.type`), by the rows of `events`. A change
  * read at the update timestamp that is also the change of an `alsoAnUpdate` row (its timestamp
  * equals the update time) gets that row's type; a record Options → Watch Fields had never seen is
- * labelled as a creation; any other change gets its event's own type.
+ * labelled as a creation; a later version at a timestamp whose first version was sent
+ * (`laterInItsTime`) is not labelled by a `once` row again; any other change gets its event's own type.
  */
 export function labeller<Row extends TriggerEvent>(events: readonly Row[]) {
-	return (event: Row, record: IDataObject, resource: ResourceDefinition, firstSeen = false): Row['type'] => {
+	return (event: Row, record: IDataObject, resource: ResourceDefinition, { firstSeen = false, laterInItsTime = false }: LabelContext = {}): Row['type'] => {
 		const fields = changeFieldsOf(resource);
 		const createdField = fields.created;
 		if (firstSeen && createdField !== undefined) return events.find((row) => row.changeField(resource) === createdField)?.type ?? event.type;
 		const updateField = fields.updated;
 		if (updateField === undefined || event.changeField(resource) !== updateField) return event.type;
 		const marking = events.filter((row) => {
-			const field = row.alsoAnUpdate ? row.changeField(resource) : undefined;
+			const field = row.alsoAnUpdate && !(row.once && laterInItsTime) ? row.changeField(resource) : undefined;
 			return field !== undefined && sameTime(record[field], record[updateField]);
 		});
 		return marking.at(-1)?.type ?? event.type;
 	};
 }
 
-/** The product's labels: `labelOf(event, record, resource, firstSeen)`. */
+/** What the feed and Watch Fields know of a change beyond the record. */
+export interface LabelContext {
+	/** Options → Watch Fields had never seen the record. */
+	firstSeen?: boolean;
+	/** Another version of the record at the same timestamp was sent before. */
+	laterInItsTime?: boolean;
+}
+
+/** The product's labels: `labelOf(event, record, resource, context)`. */
 export const labelOf = labeller<ProductEvent>(TRIGGER_EVENTS);

@@ -115,6 +115,11 @@ export interface Delivery<R extends FeedRecord = FeedRecord> {
 	record: R;
 	key: string;
 	possiblyRepeated: boolean;
+	/**
+	 * An earlier version of this record at the same timestamp was sent before (a server that keeps
+	 * seconds: two changes in one second). It is a later change, never the creation again.
+	 */
+	laterInItsTime?: boolean;
 }
 
 /** A request the caller makes for the feed: records with `t ≥ from` (none: no filter), oldest first, after `after`. */

@@ -40,10 +40,12 @@ interface Emitted {
 	possiblyRepeated?: boolean;
 	/** The feed's memory reached its bound in this poll: changes before this time counted as settled early. */
 	settledEarly?: string;
+	/** Not the first version sent at its timestamp (feedState.ts `Delivery`). */
+	laterInItsTime?: boolean;
 }
 
-function withEvent(setup: PollSetup, { record, note, key, possiblyRepeated, settledEarly }: Emitted): IDataObject {
-	const type = labelOf(setup.event, record, setup.resource, note?.firstSeen);
+function withEvent(setup: PollSetup, { record, note, key, possiblyRepeated, settledEarly, laterInItsTime }: Emitted): IDataObject {
+	const type = labelOf(setup.event, record, setup.resource, { firstSeen: note?.firstSeen, laterInItsTime });
 	const event: IDataObject = { type, resource: setup.resource.value, changedAt: record[setup.field] };
 	if (key !== undefined) event.key = key;
 	if (possiblyRepeated) event.possiblyRepeated = true;
@@ -117,7 +119,13 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 	const reading = await readFeed.call(this, setup, state.feed, run, confirmed);
 	for (const warning of reading.warnings) this.logger.warn(`Personnel Data Trigger: ${warning} (docs/trigger.md)`);
 	const marks = reading.settledEarly === null ? {} : { settledEarly: reading.settledEarly };
-	let emitted: Emitted[] = reading.deliveries.map(({ record, key, possiblyRepeated }) => ({ record: record.record, key, ...(possiblyRepeated ? { possiblyRepeated } : {}), ...marks }));
+	let emitted: Emitted[] = reading.deliveries.map(({ record, key, possiblyRepeated, laterInItsTime }) => ({
+		record: record.record,
+		key,
+		...(possiblyRepeated ? { possiblyRepeated } : {}),
+		...(laterInItsTime ? { laterInItsTime } : {}),
+		...marks,
+	}));
 	let next: TriggerState = bump({ ...state, feed: reading.feed });
 	if (setup.watch && state.watch) {
 		const compared = compareWatched(setup.watch, state.watch, emitted.map((entry) => entry.record));

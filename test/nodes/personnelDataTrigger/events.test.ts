@@ -79,7 +79,10 @@ describe('Personnel Data Trigger: labels and descriptions come from the events t
 		expect(labelOf(event('created'), record({ deleted_at: AT, inserted_at: AT }), unit)).toBe('created');
 		expect(labelOf(event('deleted'), record({ deleted_at: AT }), unit)).toBe('deleted');
 		// A record Watch Fields had never seen is labelled as a creation.
-		expect(labelOf(createdOrUpdated, record({}), employee, true)).toBe('created');
+		expect(labelOf(createdOrUpdated, record({}), employee, { firstSeen: true })).toBe('created');
+		// A later version at the creation's timestamp (a server that keeps seconds) is an update; a deletion stays one.
+		expect(labelOf(createdOrUpdated, record({ inserted_at: AT }), unit, { laterInItsTime: true })).toBe('updated');
+		expect(labelOf(createdOrUpdated, record({ deleted_at: AT }), unit, { laterInItsTime: true })).toBe('deleted');
 	});
 
 	it('a new soft-delete-like row is labelled by its own type, with no change outside its row', () => {
