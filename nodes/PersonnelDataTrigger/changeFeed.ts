@@ -1,3 +1,4 @@
+import { definedOf } from '../shared/definedOf';
 import { compareTimestamps, minusMs, timestampKey } from '../shared/timestamps';
 import { MovedRecords, ServerClockReading } from './feedClock';
 import { boundMemory, contentKey, eventKey, idKeyOf, loadMemory, storeMemory, timeCode } from './feedMemory';
@@ -16,10 +17,8 @@ import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
  * - the *position* L (`settled`): every version with `t < L` was sent (or never visible in time);
  * - the *memory*: the versions with `t ≥ L` that were sent (or existed at activation);
  * - a *pass*: reads every record with `t ≥ L` oldest first, over as many polls as it needs, sends
- *   what the memory lacks; once complete, L moves to `passStart − S`, on the server's clock (a
- *   lower bound at the pass's first page: the newest `t` read plus the time since on the server's
- *   Date clock, or that page's newest `t`), and the memory forgets what is older. n8n's clock is
- *   never read: it may step, and a poll may take its whole budget.
+ *   what the memory lacks; once complete, L moves to `passStart − S` on the server's clock
+ *   (feedClock.ts), and the memory forgets what is older. n8n's clock is never read: it steps.
  * Nothing depends on the order of a walk, only on the set of versions a pass read. A pass may be
  * read in ranges side by side (feedRanges.ts): the feed still sees one walk, started again at
  * each range's start (`FeedPage.nextFrom`).
@@ -82,8 +81,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		else {
 			// Another query: the pass starts again from L with it (the memory skips what was sent),
 			// from the old pass's start: what changed since then (during the activation too) is read.
-			const { learnUpTo, startedAt, heldAt } = state.pass;
-			this.pass = { ...this.fresh(), startedAt, ...(learnUpTo === undefined ? {} : { learnUpTo }), ...(heldAt === undefined ? {} : { heldAt }) };
+			const { learnUpTo, startedAt, firstDate, heldAt } = state.pass;
+			this.pass = { ...this.fresh(), ...definedOf({ startedAt, firstDate, learnUpTo, heldAt }) } as Pass;
 		}
 	}
 
@@ -157,6 +156,7 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			const newest = page.records.reduce<string | null>((latest, record) => (latest === null ? record.at : laterOf(latest, record.at)), null);
 			const known = page.serverTime === undefined ? null : this.clock.now(page.serverTime.atLeast);
 			pass.startedAt = known === null ? newest : newest === null ? known : laterOf(known, newest);
+			if (page.serverTime !== undefined) pass.firstDate = page.serverTime.atLeast;
 		}
 		pass.requests++;
 		const pageAfter = pass.after;
@@ -238,17 +238,16 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	}
 
 	private complete(pass: Pass): void {
-		if (pass.startedAt !== null) {
-			const start = minusMs(pass.startedAt, this.options.settleMs);
+		const startedAt = this.clock.passStart(pass);
+		if (startedAt !== null) {
+			const start = minusMs(startedAt, this.options.settleMs);
 			const settle = pass.heldAt !== undefined && compareTimestamps(pass.heldAt, start) < 0 ? pass.heldAt : start;
 			this.settled = this.settled === null ? settle : laterOf(this.settled, settle);
 		}
 		this.pass = null;
 		this.newWalk();
-		if (pass.learnUpTo === undefined) {
-			this.done = true;
-			return;
-		}
+		this.done = pass.learnUpTo === undefined;
+		if (this.done) return;
 		// The activation's pass is done: a pass that sends goes on in this poll, and an undo of this
 		// poll goes back to here, never into the activation's pass.
 		this.before = { settled: this.settled, pass: null };

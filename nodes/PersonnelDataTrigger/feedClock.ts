@@ -1,6 +1,6 @@
 import { compareTimestamps, minusMs } from '../shared/timestamps';
 import { idKeyOf, TIME_CHARS, timeCode, timeOf } from './feedMemory';
-import type { FeedRecord, ServerClock, ServerTime } from './feedState';
+import type { FeedRecord, Pass, ServerClock, ServerTime } from './feedState';
 
 /**
  * The server's time as one poll learns it from the answers (the change feed's model, "The
@@ -27,6 +27,17 @@ export class ServerClockReading {
 		const { at, seenBy } = this.clock;
 		if (dateAtLeast === undefined || seenBy === undefined) return at;
 		return minusMs(at, -Math.max(0, dateAtLeast - seenBy));
+	}
+
+	/**
+	 * A lower bound of the server's time at a pass's first page, once the pass is read: the one
+	 * taken at that page, or the newest `t` read since less the Date clock's time from that page to
+	 * the answer that showed it, whichever is later (a backfill's first page holds its oldest records).
+	 */
+	passStart({ startedAt, firstDate }: Pick<Pass, 'startedAt' | 'firstDate'>): string | null {
+		if (firstDate === undefined || this.clock === null || this.clock.seenBy === undefined) return startedAt;
+		const then = minusMs(this.clock.at, Math.max(0, this.clock.seenBy - firstDate));
+		return startedAt === null || compareTimestamps(then, startedAt) > 0 ? then : startedAt;
 	}
 
 	/** A page came, answered at `time` (absent: no Date header). */

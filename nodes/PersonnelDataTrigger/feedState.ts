@@ -48,6 +48,13 @@ export interface Pass {
 	 * a server that gave neither a Date nor a record to tell it).
 	 */
 	startedAt: string | null;
+	/**
+	 * The server's Date clock when it answered the pass's first page (at least this, epoch ms).
+	 * When the pass completes, the newest record read and the Date clock's time since tell the
+	 * server's time at that first page better than the first page alone: a backfill's first page
+	 * holds its oldest records (changeFeed.ts `complete`).
+	 */
+	firstDate?: number;
 	/** The query the pass reads with (a digest): another query starts the pass again from L. */
 	view: string;
 	/** The filter value of the walk the cursor belongs to (`t ≥ from`); null: no filter. */

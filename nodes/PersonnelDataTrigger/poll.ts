@@ -132,8 +132,9 @@ async function pollWithLease(this: IPollFunctions, setup: PollSetup, run: PollRu
 		const byRecord = new Map(emitted.map((entry) => [entry.record, entry]));
 		emitted = compared.emitted.map(({ record, note }) => ({ ...(byRecord.get(record) as Emitted), note }));
 		next = { ...next, watch: compared.state };
-		// A poll that sends nothing lists the records again now and then, to forget the deleted ones.
-		if (emitted.length === 0 && !readBudgetSpent(run.clock)) next = { ...next, watch: await sweepWatch.call(this, setup, compared.state, run) };
+		// Now and then the records are listed again, to forget the deleted ones: in any poll with
+		// budget left, also one that sends, so that the state stays bounded however often polls send.
+		if (!readBudgetSpent(run.clock)) next = { ...next, watch: await sweepWatch.call(this, setup, compared.state, run) };
 	}
 	if (!store(next, emitted.length > 0)) return null;
 	return run.lease.held ? emitted : null;

@@ -47,7 +47,7 @@ const timeOrNull = (value: unknown): value is string | null => value === null ||
 function readPass(value: unknown): Pass | null | undefined {
 	if (value === null) return null;
 	if (!isObject(value)) return undefined;
-	const { startedAt, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo, heldAt } = value;
+	const { startedAt, firstDate, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo, heldAt } = value;
 	if (!timeOrNull(startedAt) || typeof view !== 'string' || !timeOrNull(from) || !timeOrNull(reached)) return undefined;
 	if (!(after === undefined || isTime(after)) || !isWhole(requests) || !isWhole(refusals) || !(learnUpTo === undefined || isTime(learnUpTo)) || !(heldAt === undefined || isTime(heldAt))) return undefined;
 	return {
@@ -62,6 +62,7 @@ function readPass(value: unknown): Pass | null | undefined {
 		...(after === undefined ? {} : { after }),
 		...(learnUpTo === undefined ? {} : { learnUpTo }),
 		...(heldAt === undefined ? {} : { heldAt }),
+		...(typeof firstDate === 'number' && Number.isFinite(firstDate) ? { firstDate } : {}),
 	};
 }
 

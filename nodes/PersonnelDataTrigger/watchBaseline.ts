@@ -12,7 +12,7 @@ import type { TriggerState } from './triggerState';
 import type { PollRun, PollSetup } from './setup';
 import { changeOf, without } from './setup';
 import type { WatchSetup, WatchState } from './watchFields';
-import { Baseline, selectedFor } from './watchFields';
+import { Baseline, carriedFrom, selectedFor } from './watchFields';
 
 /**
  * Watch Fields' baseline: every record of the filters (no condition: a record the condition lets
@@ -27,7 +27,8 @@ async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetu
 	const newest = state.feed.clock?.at ?? null;
 	const query: Query = { ...without(setup.query, QUERY.conditionId), [QUERY.select]: [...new Set(['id', setup.field, ...selectedFor(watch)])] };
 	const plan: WalkPlan = { op: 'gte', from: null };
-	const read = new Baseline(watch, going?.records);
+	// An edit of Watch Fields: the values the state held before it, until the new baseline is whole.
+	const read = new Baseline(watch, going?.records, carriedFrom(going ?? state.watch));
 	const walkFrom = async (after: string | undefined, spent: number) => {
 		const walk = new BoundedWalk(this, setup, run, walkQuery(setup, query, plan), after, spent);
 		for await (const page of walk.pages()) {
@@ -47,7 +48,10 @@ async function baseline(this: IPollFunctions, setup: PollSetup, watch: WatchSetu
 		walked = await walkFrom(undefined, going.requests ?? 0);
 	}
 	const { after, requests } = walked;
-	return { ...read.state, ...(after === undefined ? { readAt: Date.now() } : { after, requests }) };
+	if (after !== undefined) return { ...read.state, after, requests };
+	const whole: WatchState = { ...read.state, readAt: Date.now() };
+	delete whole.carried;
+	return whole;
 }
 
 /** How often Watch Fields lists its records again, to forget the ones deleted or no longer matching. */
@@ -57,7 +61,7 @@ const idDigest = (id: string) => createHash('sha256').update(idKey(id)).digest('
 
 /**
  * Keeps Watch Fields' state to the records that still exist and match the filters: once a day it
- * lists them again (in polls that send nothing, within their budget, going on over as many polls
+ * lists them again (in any poll with budget left, going on over as many polls
  * as it needs) and then forgets every record the listing did not show. It never adds a record nor
  * changes kept values, so no change is compared with values it did not send.
  */

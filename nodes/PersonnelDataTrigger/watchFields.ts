@@ -40,6 +40,23 @@ export interface WatchState {
 	readAt?: number;
 	/** A sweep in progress: its cursor, requests, and the digests of the ids listed so far. */
 	sweep?: WatchSweep;
+	/** The fields the entries hold, in order, and how (stored since Watch Fields' edits carry values over). */
+	fields?: string[];
+	withValues?: boolean;
+	/**
+	 * While a baseline for edited Watch Fields is read: the values the state held before the edit.
+	 * A record changed meanwhile is compared with them for the fields watched before and after the
+	 * edit; a newly watched field counts from the baseline's reading on (its change before that
+	 * is not claimed). Dropped once the baseline is whole.
+	 */
+	carried?: CarriedWatch;
+}
+
+/** The entries of the Watch Fields state before an edit (see `WatchState.carried`). */
+export interface CarriedWatch {
+	fields: string[];
+	withValues: boolean;
+	records: Record<string, string[]>;
 }
 
 export interface WatchSweep {
@@ -82,11 +99,39 @@ function valueOf(record: IDataObject, field: string): unknown {
 	return record[field] ?? null;
 }
 
+const fingerprint = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, FINGERPRINT_HEX);
+
 /** What the state keeps of one record. */
 export function snapshot(watch: WatchSetup, record: IDataObject): string[] {
 	return watch.fields.map((field) => {
 		const json = canonicalJson(valueOf(record, field));
-		return watch.withValues ? json : createHash('sha256').update(json).digest('hex').slice(0, FINGERPRINT_HEX);
+		return watch.withValues ? json : fingerprint(json);
+	});
+}
+
+/** What an edit of Watch Fields carries over from the state before it (null: nothing). */
+export function carriedFrom(before: WatchState | null): CarriedWatch | null {
+	if (before === null) return null;
+	if (before.carried) return before.carried;
+	if (before.after !== undefined || before.fields === undefined || before.withValues === undefined) return null;
+	return { fields: before.fields, withValues: before.withValues, records: before.records };
+}
+
+/**
+ * A record's entry from the values carried over an edit: a field watched before keeps its value
+ * from then (as a fingerprint, when the edit turned Include Previous Values off); a field newly
+ * watched (or one kept as a fingerprint that now needs its value) takes the record's value now.
+ * Undefined: nothing was carried for the record.
+ */
+function carriedEntry(watch: WatchSetup, carried: CarriedWatch | null, id: string, record: IDataObject): string[] | undefined {
+	const old = carried?.records[id];
+	if (!carried || old === undefined || old.length !== carried.fields.length) return undefined;
+	const now = snapshot(watch, record);
+	return watch.fields.map((field, index) => {
+		const at = carried.fields.indexOf(field);
+		if (at < 0) return now[index];
+		if (carried.withValues === watch.withValues) return old[at];
+		return carried.withValues ? fingerprint(old[at]) : now[index];
 	});
 }
 
@@ -113,10 +158,11 @@ export class Baseline {
 	private readonly records: Record<string, string[]>;
 	private count: number;
 
-	/** `known`: what earlier polls of the same baseline read. */
+	/** `known`: what earlier polls of the same baseline read; `carried`: the state before an edit of Watch Fields. */
 	constructor(
 		private readonly watch: WatchSetup,
 		known: Record<string, string[]> = {},
+		private readonly carried: CarriedWatch | null = null,
 	) {
 		this.records = { ...known };
 		this.count = Object.keys(known).length;
@@ -139,11 +185,11 @@ export class Baseline {
 		// Read earlier in the baseline, before it changed: those values are the ones to compare with.
 		if (id in this.records) return;
 		if (++this.count > WATCH_RECORDS_MAX) throw tooMany(this.count);
-		this.records[id] = [];
+		this.records[id] = carriedEntry(this.watch, this.carried, id, record) ?? [];
 	}
 
 	get state(): WatchState {
-		return { key: this.watch.key, records: this.records };
+		return { key: this.watch.key, records: this.records, fields: this.watch.fields, withValues: this.watch.withValues, ...(this.carried ? { carried: this.carried } : {}) };
 	}
 }
 
@@ -219,7 +265,25 @@ export function readWatchState(stored: unknown): WatchState | null {
 	const byKey = Object.fromEntries(Object.entries(records as Record<string, string[]>).map(([id, entry]) => [idKey(id), entry]));
 	const readAt = typeof stored.readAt === 'number' && Number.isFinite(stored.readAt) ? { readAt: stored.readAt } : {};
 	const sweep = readSweep(stored.sweep);
-	return { key: stored.key, records: byKey, ...after, ...spent, ...readAt, ...(sweep === undefined ? {} : { sweep }) };
+	const fields = stringList(stored.fields);
+	const how = fields && typeof stored.withValues === 'boolean' ? { fields, withValues: stored.withValues } : {};
+	const carried = readCarried(stored.carried);
+	return { key: stored.key, records: byKey, ...after, ...spent, ...readAt, ...(sweep === undefined ? {} : { sweep }), ...how, ...(carried ? { carried } : {}) };
+}
+
+const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((part) => typeof part === 'string') ? (value as string[]) : undefined);
+
+function readCarried(value: unknown): CarriedWatch | undefined {
+	if (!isObject(value) || typeof value.withValues !== 'boolean' || !isObject(value.records)) return undefined;
+	const fields = stringList(value.fields);
+	if (!fields) return undefined;
+	const records: Record<string, string[]> = {};
+	for (const [id, entry] of Object.entries(value.records as Record<string, unknown>)) {
+		const parts = stringList(entry);
+		if (!parts) return undefined;
+		records[id] = parts;
+	}
+	return { fields, withValues: value.withValues, records };
 }
 
 function readSweep(value: unknown): WatchSweep | undefined {

@@ -7,7 +7,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { useTestBed } from '../setup';
-import { activateTrigger, changePairs, emittedPairs, poll, pollOk, stateOf } from './helpers';
+import { SETTLE_DEFAULT_MS } from '../../../nodes/PersonnelDataTrigger/feedState';
+import { activateTrigger, changePairs, emittedPairs, lastSeq, listRequestsSince, poll, pollOk, stateOf } from './helpers';
 
 const EMPLOYEES: INodeParameters = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 const START_FROM_NOW: INodeParameters = { ...EMPLOYEES, options: { onActivation: 'startFromNow' } };
@@ -15,6 +16,28 @@ const locator = (id: string) => ({ __rl: true, mode: 'id', value: id });
 
 describe('Personnel Data Trigger: activation, deactivation, republishing, restarts', () => {
 	const bed = useTestBed({}, { per: 'test' });
+
+	it('a backfill (On Activation → Start From a Date) is read once: the poll after it reads only what its last settle window holds', async () => {
+		const { sim } = bed.simulator;
+		const startDate = sim.clockState().now;
+		sim.advanceClock(60);
+		// 1,000 changes over 50 minutes, then an hour of quiet: the backfill's first page holds its oldest.
+		const since = [];
+		for (let batch = 0; batch < 10; batch++) {
+			since.push(...sim.createRecords('employees', 100));
+			sim.advanceClock(300);
+		}
+		sim.advanceClock(3_600);
+		const backfill: INodeParameters = { ...EMPLOYEES, options: { onActivation: 'startFromDate', startDate } };
+		const sent = emittedPairs((await pollOk(bed, backfill)).records);
+		expect(sent.sort()).toEqual(changePairs(since).sort());
+		const newest = Math.max(...since.map((record) => Date.parse(String(record.updated_at))));
+		const inLastWindow = since.filter((record) => Date.parse(String(record.updated_at)) >= newest - SETTLE_DEFAULT_MS).length;
+		const from = lastSeq(sim);
+		expect((await pollOk(bed, backfill)).items).toBeNull();
+		expect(listRequestsSince(sim, from).length).toBeLessThanOrEqual(Math.ceil(inLastWindow / 100) + 1);
+		expect(inLastWindow).toBeLessThan(since.length / 2);
+	});
 
 	it('first activation: nothing that already exists is sent', async () => {
 		const { first, session } = await activateTrigger(bed, EMPLOYEES);

@@ -2,7 +2,7 @@
  * Personnel Data Trigger on the change feed (changeFeed.ts), over HTTP against the simulator: each
  * sequence issue 42 saw lose or repeat a change, as a named regression test, and what a poll costs.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { useTestBed } from '../setup';
 import { changePairs, duplicates, emittedPairs, failNthRequest, lastSeq, listRequestsSince, poll, pollOk, reshapingProxy, stateBytes, useServer } from './helpers';
@@ -40,8 +40,8 @@ describe('Personnel Data Trigger: the change feed', () => {
 		expect(second.map((r) => r.email)).toEqual(['second@example.com']);
 		// The second version carries inserted_at = updated_at too: the feed knows it is not the first.
 		expect(again.inserted_at).toBe(again.updated_at);
-		expect(first.map((r) => (r._event as IDataObject).type)).toEqual(['created']);
-		expect(second.map((r) => (r._event as IDataObject).type)).toEqual(['updated']);
+		expect(first.map((r) => r._event.type)).toEqual(['created']);
+		expect(second.map((r) => r._event.type)).toEqual(['updated']);
 	});
 
 	it('a server release that writes records differently (fields added, empty fields left out, ids in capitals) between two polls sends nothing again', async () => {

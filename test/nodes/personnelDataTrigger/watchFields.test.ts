@@ -133,6 +133,44 @@ describe('Personnel Data Trigger: Watch Fields', () => {
 		for (const record of result.records) expect(record._event).not.toHaveProperty('changedFields');
 		expect((stateOf(bed).changes as unknown as TriggerState).watch).toBeNull();
 	});
+	it('an edit of Watch Fields: a record changed since the last poll is sent only for a field watched before and after the edit whose value changed', async () => {
+		const { sim } = bed.simulator;
+		const before = watching({ includePreviousValues: true }, ['email']);
+		const after = watching({ includePreviousValues: true }, ['email', 'phone1']);
+		await pollOk(bed, before);
+		const [a, b, c] = sim.getRecords('employees');
+		// Changed after the last poll, read only once the edit is in: a's watched email, b's phone1
+		// (not watched before the edit), c's unwatched last name.
+		sim.touchRecords('employees', [a.id], { changes: { email: 'edited@example.com' } });
+		sim.touchRecords('employees', [b.id], { changes: { phone1: '+46 70 333 33 33' } });
+		sim.touchRecords('employees', [c.id], { changes: { last_name: 'Unwatched' } });
+		const sent = [...(await pollOk(bed, after)).records, ...(await pollOk(bed, after)).records];
+		expect(sent.map((record) => [record.id, (record._event as unknown as IDataObject).changedFields, (record._event as unknown as IDataObject).previous])).toEqual([
+			[a.id, ['email'], { email: a.email }],
+		]);
+		// From the edit on, phone1 is watched like email.
+		sim.touchRecords('employees', [b.id, c.id], { changes: { phone1: '+46 70 444 44 44' } });
+		const later = (await pollOk(bed, after)).records;
+		expect(later.map((record) => [record.id, (record._event as unknown as IDataObject).changedFields]).sort()).toEqual(
+			[[b.id, ['phone1']], [c.id, ['phone1']]].sort(),
+		);
+		// The values carried over the edit are dropped once its baseline is whole.
+		expect((stateOf(bed).changes as unknown as TriggerState).watch).not.toHaveProperty('carried');
+	});
+
+	it('the daily sweep also runs in polls that send: while every poll sends, a deleted record is still forgotten', async () => {
+		const { sim } = bed.simulator;
+		await pollOk(bed, watching());
+		const records = () => Object.keys((stateOf(bed).changes as unknown as TriggerState).watch?.records ?? {});
+		const [gone, changed] = sim.getRecords('employees');
+		sim.deleteRecords('employees', [gone.id]);
+		const stored = stateOf(bed).changes as unknown as TriggerState;
+		bed.runtime.setStaticData('Personnel Data Trigger', { changes: { ...stored, watch: { ...stored.watch, readAt: Date.now() - WATCH_SWEEP_MS - 1 } } });
+		sim.touchRecords('employees', [changed.id], { changes: { email: 'still.sending@example.com' } });
+		expect((await pollOk(bed, watching())).records.map((record) => record.id)).toEqual([changed.id]);
+		expect(records()).not.toContain(gone.id);
+	});
+
 	it('keeps only records that still exist and match: a daily sweep forgets deleted ones, narrowed filters start a baseline of their own', async () => {
 		const { sim } = bed.simulator;
 		await pollOk(bed, watching());
