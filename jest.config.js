@@ -7,9 +7,10 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	testTimeout: 60000,
 	setupFiles: ['<rootDir>/test/setup/rangeTiming.ts'],
-	// Four workers on 2 cores: many suites wait (backoff, time budgets, slow servers), so two left
-	// the cores half idle; measured on the CI machine: 292 s wall at 184 % CPU (two workers: 430 s).
-	maxWorkers: 4,
+	// Two workers on 2 cores. Four were tried (292 s against 430 s on a quiet machine), but on a loaded
+	// CI machine they took 746 s and timing-bound suites failed (a stop before any write, budgets
+	// overrun): oversubscribed cores make every timer late, which is what many suites here measure.
+	maxWorkers: 2,
 	// A worker whose heap has grown past this after a test file is replaced: a heap of many hundred
 	// MB took longer to tear down than Jest's grace period on a loaded machine (force exit warning).
 	workerIdleMemoryLimit: '400MB',

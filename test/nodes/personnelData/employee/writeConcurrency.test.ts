@@ -76,7 +76,19 @@ describe('Personnel Data, version 2: employee writes under Options › Concurren
 		const rows = Array.from({ length: 30 }, (_, index) => ({ employee_number: index % 3 === 0 ? twin : freshNumber(), first_name: 'Stop', last_name: `Row ${index}` }));
 		sim().clearRequests();
 		const controller = new AbortController();
-		const stopping = new Promise((resolve) => setTimeout(resolve, 180)).then(() => controller.abort());
+		// The user stops once the first write has reached the server (not after a fixed time: on a loaded
+		// machine the lookups alone may outlast any fixed delay, and then no write would be under test).
+		const stopping = new Promise<void>((resolve, reject) => {
+			const startedAt = Date.now();
+			const check = setInterval(() => {
+				if (writes().length > 0 || Date.now() - startedAt > 30_000) {
+					clearInterval(check);
+					controller.abort();
+					if (writes().length > 0) resolve();
+					else reject(new Error('no write reached the server within 30 s'));
+				}
+			}, 2);
+		});
 		const result = await bed.runtime.execute({ nodeType: 'personnelData', typeVersion: 2, parameters: upsert(3), items: items(rows), abortSignal: controller.signal });
 		await stopping;
 		expect(result.error?.message).toMatch(/cancelled/);
