@@ -81,8 +81,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		else {
 			// Another query: the pass starts again from L with it (the memory skips what was sent),
 			// from the old pass's start: what changed since then (during the activation too) is read.
-			const { learnUpTo, startedAt, firstDate, heldAt } = state.pass;
-			this.pass = { ...this.fresh(), ...definedOf({ startedAt, firstDate, learnUpTo, heldAt }) } as Pass;
+			const { learnUpTo, startedAt, firstDate, firstLocal, heldAt } = state.pass;
+			this.pass = { ...this.fresh(), ...definedOf({ startedAt, firstDate, firstLocal, learnUpTo, heldAt }) } as Pass;
 		}
 	}
 
@@ -154,9 +154,10 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 			// The pass's first page is its earliest read (every other is asked for after it came):
 			// the server's time when it took that request, or the newest time that page lists.
 			const newest = page.records.reduce<string | null>((latest, record) => (latest === null ? record.at : laterOf(latest, record.at)), null);
-			const known = page.serverTime === undefined ? null : this.clock.now(page.serverTime.atLeast);
+			const known = page.serverTime === undefined ? null : this.clock.nowAt(page.serverTime);
 			pass.startedAt = known === null ? newest : newest === null ? known : laterOf(known, newest);
 			if (page.serverTime !== undefined) pass.firstDate = page.serverTime.atLeast;
+			if (page.serverTime?.sentAt !== undefined) pass.firstLocal = page.serverTime.sentAt;
 		}
 		pass.requests++;
 		const pageAfter = pass.after;

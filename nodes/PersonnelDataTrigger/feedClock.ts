@@ -3,55 +3,91 @@ import { idKeyOf, TIME_CHARS, timeCode, timeOf } from './feedMemory';
 import type { FeedRecord, Pass, ServerClock, ServerTime } from './feedState';
 
 /**
+ * A change in the offset between the server's Date clock and n8n's larger than this (beyond the
+ * exchange's own duration and the Date header's second) is a step of one of them.
+ */
+export const CLOCK_STEP_MS = 5_000;
+
+/** Where a clock reading stands on both clocks: the answer that showed it. */
+function readingOf(time: ServerTime): Pick<ServerClock, 'seenBy' | 'seenLocal'> {
+	return { seenBy: time.atMost, ...(time.receivedAt === undefined ? {} : { seenLocal: time.receivedAt }) };
+}
+
+/** Whether one of the two clocks stepped between the reading and `time` (unknown without n8n's times: no). */
+function stepped(clock: ServerClock, time: ServerTime): boolean {
+	if (clock.seenBy === undefined || clock.seenLocal === undefined || time.receivedAt === undefined) return false;
+	const exchangeMs = time.receivedAt - (time.sentAt ?? time.receivedAt);
+	return Math.abs(time.atMost - time.receivedAt - (clock.seenBy - clock.seenLocal)) > CLOCK_STEP_MS + exchangeMs;
+}
+
+/**
  * The server's time as one poll learns it from the answers (the change feed's model, "The
- * server's time"): never n8n's clock, which may step, and which a slow poll would make wrong.
+ * server's time"). The time since a record was read is counted on two clocks, the server's Date
+ * header and n8n's own, and the one that shows less is believed: either may step (an NTP
+ * correction, a virtual machine resumed, another n8n main taking over), and a step forward of one
+ * would move the settle point past changes the server has not shown yet. Where one of them
+ * stepped, the reading starts again from that answer, so that a later step of the other is
+ * measured against a clock that has not stepped since.
  */
 export class ServerClockReading {
 	private clock: ServerClock | null;
-	/** The latest `ServerTime.atLeast` of a page this poll: the server's Date clock was at least this. */
-	private dateNow: number | undefined;
+	/** The answer of this poll with the latest Date (`ServerTime.atLeast`): where `now()` reads the clocks. */
+	private latest: ServerTime | undefined;
 
 	constructor(stored: ServerClock | null) {
-		// `local` (n8n's clock, stored by earlier versions) is dropped.
-		this.clock = stored === null ? null : { at: stored.at, ...(typeof stored.seenBy === 'number' ? { seenBy: stored.seenBy } : {}) };
+		// `local` (n8n's clock as earlier versions stored it) is dropped.
+		this.clock = stored === null ? null : { at: stored.at, ...(stored.seenBy === undefined ? {} : { seenBy: stored.seenBy }), ...(stored.seenLocal === undefined ? {} : { seenLocal: stored.seenLocal }) };
+	}
+
+	/** A lower bound of the server's time when it took the latest request it answered this poll; null: nothing read yet. */
+	now(): string | null {
+		return this.nowAt(this.latest);
 	}
 
 	/**
-	 * A lower bound of the server's time when it took a request it answered no earlier than
-	 * `dateAtLeast` on its Date clock: the newest `t` read plus the Date clock's time since that
-	 * answer (an offset between the Date clock and the clock `t` is written with cancels out);
-	 * without Dates, the newest `t` alone. null: nothing read yet.
+	 * A lower bound of the server's time when it took the request answered at `time`: the newest
+	 * `t` read plus the time since that answer on whichever clock shows less (an offset between
+	 * the Date clock and the clock `t` is written with cancels out); without Dates, the newest `t`
+	 * alone. null: nothing read yet.
 	 */
-	now(dateAtLeast = this.dateNow): string | null {
+	nowAt(time: ServerTime | undefined): string | null {
 		if (this.clock === null) return null;
-		const { at, seenBy } = this.clock;
-		if (dateAtLeast === undefined || seenBy === undefined) return at;
-		return minusMs(at, -Math.max(0, dateAtLeast - seenBy));
+		const { at, seenBy, seenLocal } = this.clock;
+		if (time === undefined || seenBy === undefined) return at;
+		const onDate = time.atLeast - seenBy;
+		const onN8n = time.sentAt === undefined || seenLocal === undefined ? onDate : time.sentAt - seenLocal;
+		const since = Math.min(onDate, onN8n);
+		return since > 0 ? minusMs(at, -since) : at;
 	}
 
 	/**
 	 * A lower bound of the server's time at a pass's first page, once the pass is read: the one
-	 * taken at that page, or the newest `t` read since less the Date clock's time from that page to
-	 * the answer that showed it, whichever is later (a backfill's first page holds its oldest records).
+	 * taken at that page, or the newest `t` read since less the time from that page to the answer
+	 * that showed it, whichever is later (a backfill's first page holds its oldest records). That
+	 * time is taken on whichever clock shows more: a clock set back during the pass shows too little.
 	 */
-	passStart({ startedAt, firstDate }: Pick<Pass, 'startedAt' | 'firstDate'>): string | null {
+	passStart({ startedAt, firstDate, firstLocal }: Pick<Pass, 'startedAt' | 'firstDate' | 'firstLocal'>): string | null {
 		if (firstDate === undefined || this.clock === null || this.clock.seenBy === undefined) return startedAt;
-		const then = minusMs(this.clock.at, Math.max(0, this.clock.seenBy - firstDate));
+		const onDate = this.clock.seenBy - firstDate;
+		const onN8n = firstLocal === undefined || this.clock.seenLocal === undefined ? onDate : this.clock.seenLocal - firstLocal;
+		const then = minusMs(this.clock.at, Math.max(0, onDate, onN8n));
 		return startedAt === null || compareTimestamps(then, startedAt) > 0 ? then : startedAt;
 	}
 
 	/** A page came, answered at `time` (absent: no Date header). */
 	answered(time: ServerTime | undefined): void {
 		if (time === undefined) return;
-		this.dateNow = Math.max(this.dateNow ?? time.atLeast, time.atLeast);
+		if (this.latest === undefined || time.atLeast > this.latest.atLeast) this.latest = time;
+		if (this.clock === null) return;
 		// A clock without a Date yet (the activation's): its time was reached by this answer too.
-		if (this.clock !== null && this.clock.seenBy === undefined) this.clock = { at: this.clock.at, seenBy: time.atMost };
+		if (this.clock.seenBy === undefined) this.clock = { at: this.clock.at, ...readingOf(time) };
+		else if (stepped(this.clock, time)) this.clock = { at: this.nowAt(time) as string, ...readingOf(time) };
 	}
 
 	/** A record read in a page answered at `time` shows the server's time is at least its timestamp. */
 	observe(at: string, time: ServerTime | undefined): void {
 		const now = this.now();
-		if (now === null || compareTimestamps(at, now) > 0) this.clock = { at, ...(time === undefined ? {} : { seenBy: time.atMost }) };
+		if (now === null || compareTimestamps(at, now) > 0) this.clock = { at, ...(time === undefined ? {} : readingOf(time)) };
 	}
 
 	stored(): ServerClock | null {

@@ -23,10 +23,12 @@ export interface FeedRecord {
 	content: string;
 }
 
-/** See FeedState.clock. (`local`, n8n's clock, was stored by earlier versions and is ignored.) */
+/** See FeedState.clock. (`local`, n8n's clock as earlier versions stored it, is ignored.) */
 export interface ServerClock {
 	at: string;
 	seenBy?: number;
+	/** n8n's clock when the answer that showed `at` came (epoch ms; ServerTime.receivedAt). */
+	seenLocal?: number;
 	local?: number;
 }
 
@@ -38,6 +40,9 @@ export interface ServerClock {
 export interface ServerTime {
 	atLeast: number;
 	atMost: number;
+	/** n8n's clock (epoch ms) when the request was sent and when its answer came; absent: not known. */
+	sentAt?: number;
+	receivedAt?: number;
 }
 
 /** A pass over the records from `settled` on (see the model). */
@@ -55,6 +60,8 @@ export interface Pass {
 	 * holds its oldest records (changeFeed.ts `complete`).
 	 */
 	firstDate?: number;
+	/** n8n's clock when the pass's first page was asked for (ServerTime.sentAt), beside `firstDate`. */
+	firstLocal?: number;
 	/** The query the pass reads with (a digest): another query starts the pass again from L. */
 	view: string;
 	/** The filter value of the walk the cursor belongs to (`t ≥ from`); null: no filter. */
@@ -98,8 +105,9 @@ export interface FeedState {
 	repeat: string[];
 	/**
 	 * The newest change timestamp read, and (`seenBy`) the latest the server's Date clock can have
-	 * read when that answer left (epoch ms; absent: the answer had no Date): the server's time is
-	 * at least `at` plus the Date clock's time since. n8n's clock is never used (it may step).
+	 * read when that answer left (epoch ms; absent: the answer had no Date), with n8n's clock when
+	 * it came (`seenLocal`): the server's time is at least `at` plus the time since on whichever of
+	 * the two clocks shows less (feedClock.ts: either may step).
 	 */
 	clock: ServerClock | null;
 }

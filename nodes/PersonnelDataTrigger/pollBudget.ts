@@ -20,8 +20,17 @@ export const DEFAULT_READ_BUDGET_SECONDS = 30;
 /** Of the budget n8n gives, the share spent starting page requests; the rest lets the last one end. */
 const READ_SHARE = 0.7;
 
-/** A page request started just before the read budget ran out may take this much longer. */
+/** A poll may end this much after its read budget (on n8n without a budget of its own): its last page, then the hand-over. */
 const LAST_REQUEST_MS = 15_000;
+
+/**
+ * Of the time between the end of the read budget and the poll's end, the share a page request
+ * may still take; the rest hands over what was read. A page cut there ends the walk with the pages
+ * before it, so every poll whose first page fits moves the trigger on: cut at the poll's end
+ * instead, a page started late in the read budget on a slow server would make every poll store
+ * nothing and the next one read the same pages again, for ever.
+ */
+export const PAGE_SHARE_OF_SLACK = 0.5;
 
 /** What n8n-core gives a poll when no scheduler sets a budget (PollContext's default). */
 const N8N_DEFAULT_BUDGET_MS = 5 * 60_000;
@@ -42,7 +51,9 @@ export interface PollClock {
 	startedAt: number;
 	/** No page request starts after this (epoch ms). */
 	readUntil: number;
-	/** Every request, retries included, is over by this; a poll that ends later stores nothing. */
+	/** Every page request, retries included, is over by this (epoch ms): the time after it hands over. */
+	pagesUntil: number;
+	/** The poll is over by this; a poll that ends later stores nothing. */
 	hardUntil: number;
 	/** The budget n8n gave (ms); undefined on n8n without one (2.8). */
 	n8nBudgetMs: number | undefined;
@@ -63,6 +74,7 @@ export function pollClock(context: IPollFunctions, option: unknown, now = Date.n
 	return {
 		startedAt: now,
 		readUntil: now + readMs,
+		pagesUntil: now + readMs + Math.floor((hardMs - readMs) * PAGE_SHARE_OF_SLACK),
 		hardUntil: now + hardMs,
 		n8nBudgetMs: known,
 		scheduled: known !== undefined && known !== N8N_DEFAULT_BUDGET_MS,

@@ -162,7 +162,7 @@ export function changeOf(record: IDataObject, field: string): Change | undefined
 }
 
 export function listRequest(setup: PollSetup, query: Query, run?: PollRun): ApiRequest {
-	return { method: 'GET', path: setup.resource.paths.list as string, query, waitUntil: run?.waitUntil, deadline: run?.clock.hardUntil };
+	return { method: 'GET', path: setup.resource.paths.list as string, query, waitUntil: run?.waitUntil, deadline: run?.clock.pagesUntil };
 }
 
 /** The fields that locate a change only, and no condition: every record of the filters counts. */

@@ -42,12 +42,13 @@ export function streamOf(resource: string, field: string): string {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isWhole = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const isTime = (value: unknown): value is string => typeof value === 'string' && value !== '';
+const isEpoch = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const timeOrNull = (value: unknown): value is string | null => value === null || isTime(value);
 
 function readPass(value: unknown): Pass | null | undefined {
 	if (value === null) return null;
 	if (!isObject(value)) return undefined;
-	const { startedAt, firstDate, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo, heldAt } = value;
+	const { startedAt, firstDate, firstLocal, view, from, after, reached, requests, refusals, depth, deepest, learnUpTo, heldAt } = value;
 	if (!timeOrNull(startedAt) || typeof view !== 'string' || !timeOrNull(from) || !timeOrNull(reached)) return undefined;
 	if (!(after === undefined || isTime(after)) || !isWhole(requests) || !isWhole(refusals) || !(learnUpTo === undefined || isTime(learnUpTo)) || !(heldAt === undefined || isTime(heldAt))) return undefined;
 	return {
@@ -62,7 +63,8 @@ function readPass(value: unknown): Pass | null | undefined {
 		...(after === undefined ? {} : { after }),
 		...(learnUpTo === undefined ? {} : { learnUpTo }),
 		...(heldAt === undefined ? {} : { heldAt }),
-		...(typeof firstDate === 'number' && Number.isFinite(firstDate) ? { firstDate } : {}),
+		...(isEpoch(firstDate) ? { firstDate } : {}),
+		...(isEpoch(firstLocal) ? { firstLocal } : {}),
 	};
 }
 
@@ -84,12 +86,16 @@ export function readFeedState(value: unknown): FeedState | undefined {
 	const pass = readPass(value.pass);
 	const unconfirmed = readUnconfirmed(value.unconfirmed);
 	const repeat = Array.isArray(value.repeat) && value.repeat.every((key) => typeof key === 'string') ? (value.repeat as string[]) : undefined;
-	// `seenBy`: the server's Date clock; `local` (n8n's clock, stored by earlier versions) is dropped.
+	// `seenBy`: the server's Date clock; `seenLocal`: n8n's; `local` (n8n's clock as earlier versions stored it) is dropped.
 	const clock =
 		value.clock === null
 			? null
 			: isObject(value.clock) && isTime(value.clock.at)
-				? { at: value.clock.at, ...(typeof value.clock.seenBy === 'number' && Number.isFinite(value.clock.seenBy) ? { seenBy: value.clock.seenBy } : {}) }
+				? {
+						at: value.clock.at,
+						...(isEpoch(value.clock.seenBy) ? { seenBy: value.clock.seenBy } : {}),
+						...(isEpoch(value.clock.seenBy) && isEpoch(value.clock.seenLocal) ? { seenLocal: value.clock.seenLocal } : {}),
+					}
 				: undefined;
 	if (pass === undefined || unconfirmed === undefined || repeat === undefined || clock === undefined) return undefined;
 	return {

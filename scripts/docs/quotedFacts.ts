@@ -14,7 +14,8 @@ import { MAX_IN_FLIGHT_DEFAULT, RANGES_START, RANGES_WORTH_WAITING_PERCENT } fro
 import { ADAPTIVE_START } from '../../nodes/shared/transport/adaptiveLimit';
 import { CONCURRENCY_MAX, concurrencyOption, WRITE_CONCURRENCY_DEFAULT, WRITE_CONCURRENCY_MAX } from '../../nodes/PersonnelData/actions/concurrency';
 import { LIST_REQUESTS_IN_FLIGHT, VALUES_PER_REQUEST } from '../../nodes/PersonnelData/actions/read/recordsWhere';
-import { DEFAULT_READ_BUDGET_SECONDS } from '../../nodes/PersonnelDataTrigger/pollBudget';
+import { CLOCK_STEP_MS } from '../../nodes/PersonnelDataTrigger/feedClock';
+import { DEFAULT_READ_BUDGET_SECONDS, PAGE_SHARE_OF_SLACK } from '../../nodes/PersonnelDataTrigger/pollBudget';
 import { LEASE_STALE_MS, SAVE_WAIT_MS } from '../../nodes/PersonnelDataTrigger/pollLease';
 import { MEMORY_MAX, REFUSALS_MAX } from '../../nodes/PersonnelDataTrigger/feedState';
 import { LOOKBACK_MAX_MINUTES, SETTLE_DEFAULT_MINUTES } from '../../nodes/PersonnelDataTrigger/setup';
@@ -85,6 +86,8 @@ export const QUOTED_FACTS: QuotedFact[] = [
 	{ fact: 'Trigger: records kept by Watch Fields', expected: WATCH_RECORDS_MAX, pattern: rx(String.raw`capped at \*\*N records\*\*`) },
 	{ fact: 'Trigger: read budget ceiling (s)', expected: DEFAULT_READ_BUDGET_SECONDS, pattern: rx(String.raw`never more than N s\b`) },
 	{ fact: 'Trigger: a poll counts as hung after (minutes)', expected: LEASE_STALE_MS / 60_000, pattern: rx(String.raw`no progress for N minutes`) },
+	{ fact: 'Trigger: a change in the clocks\' offset taken as a step (s)', expected: CLOCK_STEP_MS / 1000, pattern: rx(String.raw`offset changes by more than N s beyond`) },
+	{ fact: 'Trigger: where a page past the read budget is cut (%)', expected: PAGE_SHARE_OF_SLACK * 100, pattern: rx(String.raw`still out N % of the way`) },
 	{ fact: 'Trigger: wait for a late save (s)', expected: SAVE_WAIT_MS / 1000, pattern: rx(String.raw`within N s of a poll that sent reads`) },
 	{ fact: 'Return All: pages read with one cursor before ranges', expected: PAGES_BEFORE_RANGES, pattern: rx(String.raw`reads N pages? with one cursor first`) },
 	{ fact: 'Return All: ranges when the node waited this share of the time (%)', expected: RANGES_WORTH_WAITING_PERCENT, pattern: rx(String.raw`idle at least N % of the time`) },

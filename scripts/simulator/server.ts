@@ -206,10 +206,11 @@ function errorReply(error: ApiError): Reply {
 
 /**
  * The API's Date header (variations.ts `dateHeader`): the simulator's clock (which the tests may
- * move), that clock an hour ahead (a front whose clock is another machine's), or none.
+ * move), that clock an hour ahead (a front whose clock is another machine's), or none; stepped by
+ * `dateHeaderStepMs`.
  */
 function dateHeaderOf(sim: Simulator): string | null {
-	const ms = Math.floor(sim.clock.nowMicros() / 1000);
+	const ms = Math.floor(sim.clock.nowMicros() / 1000) + sim.dateHeaderStepMs;
 	switch (sim.variation.dateHeader) {
 		case 'absent':
 			return null;

@@ -78,6 +78,8 @@ interface TransferState {
 /** The in-process simulator: data, auth, faults and the control operations of `/__sim`. */
 export class Simulator {
 	readonly clock: SimClock;
+	/** Added to the Date header (ms): its front's clock stepped (an NTP correction) while the clock records are written with did not. */
+	dateHeaderStepMs = 0;
 	readonly collections: Collections = createCollections();
 	readonly auth: AuthService;
 	readonly faults: FaultInjector;

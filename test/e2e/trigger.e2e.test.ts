@@ -27,7 +27,7 @@ assertPackageBuilt();
 
 const ADMIN: CredentialRef = { id: 'pdTrCredAdmin01', name: 'Personnel Data admin (trigger e2e)' };
 const NODE = 'Employee changes';
-const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001', dedupe: 'pdTrDedupe00001' } as const;
+const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001', dedupe: 'pdTrDedupe00001', dateStep: 'pdTrDateStep001' } as const;
 /** docs/trigger.md's recipe: Remove Duplicates keyed on `_event.key`, after a trigger sending the last poll again. */
 const DEDUPE_NODE = 'Remove Duplicates';
 /** n8n 1.x and 2.8 accept a poll every few seconds; 2.41 at most one a minute per schedule entry. */
@@ -86,6 +86,7 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 		await importWorkflow(folder, [
 			triggerWorkflow(WF.restart, 'E2E: trigger across a restart', NODE, ADMIN, parameters, RESTART_CRON),
 			triggerWorkflow(WF.fast, 'E2E: trigger faster than the server', NODE, ADMIN, parameters, '0-59 * * * * *'),
+			triggerWorkflow(WF.dateStep, 'E2E: the server\'s Date clock steps forward', NODE, ADMIN, { ...parameters, options: { lookbackMinutes: 1 } }, RESTART_CRON),
 			linkedWorkflow(WF.dedupe, 'E2E: at least once, repeats dropped by Remove Duplicates', [
 				triggerNode(NODE, ADMIN, { ...parameters, options: { onRestart: 'sendAgain' } }, RESTART_CRON),
 				baseNode(DEDUPE_NODE, 'removeDuplicates', 2, {
@@ -126,6 +127,34 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 		expect([...all].sort()).toEqual([...before, ...during, ...after].sort());
 		await (server as N8nServer).deactivateWorkflow(WF.restart);
 	}, 600_000);
+
+	// A poll every few seconds (n8n 2.41 polls at most once a minute: the model test and
+	// test/unit/changeFeed/clockSteps.test.ts cover every n8n).
+	if (FAST) test('the server\'s Date clock steps an hour forward (Settle Window 1 min): the changes after it still come, each once', async () => {
+		const active = server as N8nServer;
+		await active.activateWorkflow(WF.dateStep);
+		expect((await waitForPublication(active, WF.dateStep)).status).toMatch(/^(published|synchronous)$/);
+		await sleep(1100);
+		const before = pairsOf(sim().createRecords('employees', 3, { restricted: false }));
+		expect((await waitForPairs(WF.dateStep, 3)).sort()).toEqual([...before].sort());
+		// Believed alone, the Date clock would move the settle point an hour ahead: 59 minutes of changes never sent.
+		sim().dateHeaderStepMs = 3_600_000;
+		try {
+			await sleep(10_000);
+			const after = pairsOf(sim().createRecords('employees', 3, { restricted: false }));
+			await sleep(6_000);
+			const later = pairsOf(sim().createRecords('employees', 2, { restricted: false }));
+			const all = await waitForPairs(WF.dateStep, 8);
+			await sleep(8_000);
+			const settled = await emitted(WF.dateStep);
+			expect(new Set(settled).size).toBe(settled.length);
+			expect([...settled].sort()).toEqual([...before, ...after, ...later].sort());
+			expect(all.length).toBe(settled.length);
+		} finally {
+			sim().dateHeaderStepMs = 0;
+		}
+		await active.deactivateWorkflow(WF.dateStep);
+	}, 300_000);
 
 	test('Send the Last Poll Again, then Remove Duplicates on _event.key: after a restart the last poll comes again marked, and the workflow sees each change once', async () => {
 		const active = server as N8nServer;

@@ -61,7 +61,19 @@ export interface ApiRequest {
 	 * so n8n's clock stepping changes nothing), no later than the Date header plus its second.
 	 * undefined when the answer had no valid Date.
 	 */
-	onServerTime?: (time: { atLeast: number; atMost: number } | undefined) => void;
+	onServerTime?: (time: ServerTimeReading | undefined) => void;
+}
+
+/**
+ * One answer's time on two clocks (epoch ms): the server's Date clock (it took the request no
+ * earlier than `atLeast`, answered no later than `atMost`), and n8n's (the request was sent at
+ * `sentAt`, its answer came at `receivedAt`). The change feed trusts neither alone (feedClock.ts).
+ */
+export interface ServerTimeReading {
+	atLeast: number;
+	atMost: number;
+	sentAt: number;
+	receivedAt: number;
 }
 
 /** A provisioning is two exchanges (begin, refresh), each under its own deadline. */

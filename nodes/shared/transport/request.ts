@@ -4,7 +4,7 @@ import { sleepWithAbort } from 'n8n-workflow';
 import { HTTP } from '../apiChoices';
 import { baseUrlOf } from './baseUrl';
 import { toNodeApiError } from './errors';
-import type { ApiContext, ApiRequest } from './exchange';
+import type { ApiContext, ApiRequest, ServerTimeReading } from './exchange';
 import { cancelSignalOf } from './exchange';
 import type { TransportFailure } from './failure';
 import { withQuery } from './query';
@@ -18,10 +18,13 @@ export { cancelSignalOf, CREDENTIAL_TYPE } from './exchange';
 export type { ApiContext, ApiRequest } from './exchange';
 
 /** The Date header (RFC 9110: the answer's time, to the second) less the exchange's duration, and plus its second. */
-function serverTimeOf(date: string | undefined, elapsedMs: number | undefined): { atLeast: number; atMost: number } | undefined {
+function serverTimeOf(date: string | undefined, elapsedMs: number | undefined): ServerTimeReading | undefined {
 	if (date === undefined || elapsedMs === undefined) return undefined;
 	const at = Date.parse(date);
-	return Number.isFinite(at) ? { atLeast: at - Math.ceil(elapsedMs), atMost: at + 1000 } : undefined;
+	if (!Number.isFinite(at)) return undefined;
+	// n8n's own clock, monotonic within this process (a step of the system clock after n8n started does not move it).
+	const receivedAt = performance.timeOrigin + performance.now();
+	return { atLeast: at - Math.ceil(elapsedMs), atMost: at + 1000, sentAt: receivedAt - elapsedMs, receivedAt };
 }
 
 /** The only way node code talks to the API: authentication, retries, checks and error mapping. */

@@ -113,6 +113,33 @@ describe.each([true, false])('Personnel Data Trigger on the durable scheduler (d
 		expect(sent.sort()).toEqual(changePairs(later).sort());
 	});
 
+	it('pages so slow that the last one started in the read budget always ends past the poll budget: each poll still hands over the pages before it', async () => {
+		await drain(bed, EMPLOYEES, durableCursors);
+		const burst = sim().createRecords('employees', 300);
+		// A page takes 600 ms: the second starts inside the 700 ms read budget and would end at
+		// 1,200 ms, past n8n's 1,000 ms. Cut there, every poll would store nothing, and the next
+		// one would read the same pages again, for ever.
+		sim().setFaults({ latencyMs: 600, applyToProvisioning: false });
+		const sent: string[] = [];
+		let polls = 0;
+		while (sent.length < burst.length && polls < 8) {
+			const { result, records } = await scheduledPoll(bed, EMPLOYEES, { durableCursors });
+			polls++;
+			expect(result.abandoned).toBe(false);
+			expect(records.length).toBeGreaterThan(0);
+			sent.push(...emittedPairs(records));
+		}
+		expect(duplicates(sent)).toEqual([]);
+		expect(sent.sort()).toEqual(changePairs(burst).sort());
+		// A first page that cannot come in time: the poll fails, naming the wait, and moves nothing.
+		const before = JSON.stringify(bed.runtime.staticData(NODE_NAME));
+		sim().createRecords('employees', 5);
+		sim().setFaults({ latencyMs: 1_200, applyToProvisioning: false });
+		const late = await bed.runtime.scheduledPoll({ nodeType: NODE_TYPE, parameters: EMPLOYEES, timeoutMs: TIMEOUT_MS, durableCursors });
+		expect(late.error?.message).toMatch(/within 0\.\d+ s/);
+		expect(JSON.stringify(bed.runtime.staticData(NODE_NAME))).toBe(before);
+	});
+
 	it('a Watch Fields baseline longer than a poll: read over several polls, then only watched changes, once', async () => {
 		sim().createRecords('employees', 2_000);
 		const watching = { ...EMPLOYEES, options: { watchFields: ['email'] } };

@@ -36,6 +36,15 @@ const stepWith = (burstSize: fc.Arbitrary<number>): fc.Arbitrary<Step> => fc.one
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), record: fc.nat(40) }) },
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 20_000, max: 150_000 })) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('edit' as const), depts: fc.uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 }) }) },
+	// The server's Date clock or n8n's steps, seconds to hours, either way; the clock the server writes timestamps with does not.
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant('stepClock' as const),
+			clock: fc.constantFrom('date' as const, 'n8n' as const),
+			ms: fc.oneof(fc.integer({ min: -7_200_000, max: 7_200_000 }), fc.integer({ min: -8_000, max: 8_000 })),
+		}),
+	},
 	{
 		weight: 6,
 		arbitrary: fc.record({ kind: fc.constant('poll' as const), fate, during: fc.array(fc.record({ record: fc.nat(40), dept: fc.nat(2) }), { maxLength: 3 }) }),
@@ -46,7 +55,7 @@ const step = stepWith(fc.integer({ min: 1, max: 150 }));
 
 /**
  * The server's Date header: its front's clock off from the clock it writes timestamps with (by up
- * to an hour either way), or none at all. The feed never reads n8n's clock (`skewMs` below).
+ * to an hour either way), or none at all. n8n's clock is off from both (`skewMs` below), and either steps (`stepClock`).
  */
 const dateOffsetMs = fc.oneof(
 	{ weight: 4, arbitrary: fc.constant(0) },

@@ -84,27 +84,49 @@ export class FeedServer {
 	private readonly listings = new Map<string, Array<{ version: Version; key: string }>>();
 	private listingsOf = -1;
 
-	constructor(readonly profile: ServerProfile) {
+	/** `n8nOffsetMs`: how far n8n's clock runs ahead of the server's record clock. */
+	constructor(
+		readonly profile: ServerProfile,
+		n8nOffsetMs = 0,
+	) {
 		this.dateOffset = profile.dateOffsetMs;
+		this.n8nOffset = n8nOffsetMs;
 	}
 
 	/**
 	 * The server's Date clock (its HTTP front): the record clock off by `dateOffsetMs` (another
-	 * machine's clock), stepped by `stepDate`. undefined: the server sends no Date header.
+	 * machine's clock), stepped by `stepClock`. undefined: the server sends no Date header.
 	 */
 	private dateOffset: number | undefined;
+	/** n8n's clock, off from the server's record clock by this (stepped by `stepClock`). */
+	private n8nOffset = 0;
+	/** Which clock stepped forward since the last answer (the feed assumes not both: docs/trigger.md). */
+	private forwardSinceAnswer: 'date' | 'n8n' | undefined;
 
-	/** The Date header's clock steps (an NTP correction on the server's front). */
-	stepDate(ms: number): void {
-		if (this.dateOffset !== undefined) this.dateOffset += ms;
+	/**
+	 * One clock steps (an NTP correction on the server's front, or on n8n's machine), forward or
+	 * back. A step forward of one clock after the other's, with no answer between them, is not
+	 * made: the feed assumes the two never both step forward between two answers. Returns whether
+	 * the step was made.
+	 */
+	stepClock(clock: 'date' | 'n8n', ms: number): boolean {
+		if (ms > 0 && this.forwardSinceAnswer !== undefined && this.forwardSinceAnswer !== clock) return false;
+		if (clock === 'date') {
+			if (this.dateOffset === undefined) return false;
+			this.dateOffset += ms;
+		} else this.n8nOffset += ms;
+		if (ms > 0) this.forwardSinceAnswer = clock;
+		return true;
 	}
 
-	/** When this server took and answered a request taking `ms` (the Date header's view of it). */
+	/** When this server took and answered a request taking `ms` (the Date header's view of it), and n8n's clock around it. */
 	private serverTime(ms: number): FeedPage['serverTime'] {
+		this.forwardSinceAnswer = undefined;
 		if (this.dateOffset === undefined) return undefined;
 		const answeredAt = this.clock + ms + this.dateOffset;
 		const date = Math.floor(answeredAt / 1000) * 1000;
-		return { atLeast: date - ms, atMost: date + 1000 };
+		const sentAt = this.clock + this.n8nOffset;
+		return { atLeast: date - ms, atMost: date + 1000, sentAt, receivedAt: sentAt + ms };
 	}
 
 	/** A new version of `id` (created or changed), visible now, its timestamp `lateMs` in the past. */

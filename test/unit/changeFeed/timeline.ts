@@ -29,6 +29,8 @@ export type Step =
 	| { kind: 'burst'; size: number; dept: number }
 	| { kind: 'remove'; record: number }
 	| { kind: 'advance'; ms: number }
+	/** The server's Date clock or n8n's steps (an NTP correction), forward or back. */
+	| { kind: 'stepClock'; clock: 'date' | 'n8n'; ms: number }
 	| { kind: 'edit'; depts: number[] }
 	| { kind: 'poll'; fate: Fate; during: Array<{ record: number; dept: number }> };
 
@@ -82,6 +84,8 @@ export class TimelineRun {
 	 */
 	activatedAt = Number.POSITIVE_INFINITY;
 	private activationNewest: string | null = null;
+	/** How far the clocks were set back in all: a quiet feed may see no time pass until they have caught up. */
+	private clockSetBackMs = 0;
 	polls = 0;
 	readonly failures: string[] = [];
 	private nextId = 0;
@@ -93,7 +97,7 @@ export class TimelineRun {
 	private turn = 0;
 
 	constructor(private readonly timeline: Timeline) {
-		this.server = new FeedServer(timeline.profile);
+		this.server = new FeedServer(timeline.profile, timeline.skewMs);
 		for (let index = 0; index < timeline.initial; index++) {
 			this.commit(this.idOf(index), DEPTS[index % DEPTS.length]);
 			if (index % 7 === 0) this.server.advance(400);
@@ -137,6 +141,9 @@ export class TimelineRun {
 				break;
 			case 'advance':
 				this.server.advance(step.ms);
+				break;
+			case 'stepClock':
+				if (this.server.stepClock(step.clock, step.ms)) this.clockSetBackMs += Math.max(0, -step.ms);
 				break;
 			case 'edit':
 				this.depts = new Set(step.depts.map((index) => DEPTS[index]));
@@ -240,14 +247,14 @@ export class TimelineRun {
 	}
 
 	/**
-	 * Quiet: no changes for longer than the settle window, then polls until a pass completes with
+	 * Quiet: no changes for longer than the settle window (and than the clocks were set back), then polls until a pass completes with
 	 * nothing to send; twice, since the server's time is known from the records read (a lower
 	 * bound that catches up once they are read). Returns the polls it took.
 	 */
 	settle(maxPolls: number): number {
 		let polls = 0;
 		for (let round = 0; round < 2; round++) {
-			this.server.advance(this.timeline.settleMs + 2000);
+			this.server.advance(this.timeline.settleMs + 2000 + (round === 0 ? this.clockSetBackMs : 0));
 			let quiet = 0;
 			while (quiet < 2) {
 				if (++polls > maxPolls) throw new Error(`the feed did not settle within ${maxPolls} polls`);
