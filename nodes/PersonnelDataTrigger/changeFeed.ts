@@ -4,6 +4,7 @@ import { MovedRecords, ServerClockReading } from './feedClock';
 import { boundMemory, contentKey, eventKey, idKeyOf, loadMemory, storeMemory, timeCode } from './feedMemory';
 import type { Delivery, FeedOptions, FeedPage, FeedRead, FeedRecord, FeedState, Pass, Unconfirmed } from './feedState';
 import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
+import { undoneUnlessConfirmed } from './feedUndo';
 
 /**
  * The change feed: one small model that decides what a poll reads, what it sends and what it
@@ -26,7 +27,7 @@ import { FEED_VERSION, FeedError, MEMORY_MAX, REFUSALS_MAX } from './feedState';
  * Restarts: by default a restart repeats nothing (n8n's convention). With `atLeastOnce`, a poll
  * that sends keeps how to undo itself (`unconfirmed`) until a later poll of the same process
  * confirms it; a poll that cannot confirm it (a new process) undoes it and sends it again, each
- * version marked as possibly repeated.
+ * version marked as possibly repeated (feedUndo.ts).
  */
 
 const laterOf = (a: string, b: string) => (compareTimestamps(a, b) >= 0 ? a : b);
@@ -43,6 +44,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 	private readonly deliveries: Array<Delivery<R>> = [];
 	private readonly changed: Array<[string, string | null]> = [];
 	private readonly repeatKeys: Set<string>;
+	/** See FeedState.repeatBefore. */
+	private readonly repeatBefore: string | undefined;
 	/** Versions met in the current walk: the same one twice is a server repeating itself. */
 	private walkSeen = new Set<string>();
 	/** The newest timestamp of the current walk: a walk comes oldest first. */
@@ -61,15 +64,9 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		/** Whether this process stored `stored` (so the poll that made it was taken by n8n). */
 		confirmed: boolean,
 	) {
-		let state = stored;
-		this.repeatKeys = new Set(stored.repeat);
-		if (state.unconfirmed !== null && !confirmed && options.atLeastOnce) {
-			// A new process cannot know whether n8n took the last poll: read it again and send its
-			// versions again, marked. They stay in the memory: one the pass does not meet again (a
-			// filter edited meanwhile) is never sent later unmarked.
-			for (const [key] of state.unconfirmed.entries) this.repeatKeys.add(key);
-			state = { ...state, settled: state.unconfirmed.settled, pass: state.unconfirmed.pass, unconfirmed: null };
-		}
+		const { state, repeatKeys, repeatBefore } = undoneUnlessConfirmed(stored, options.atLeastOnce, confirmed);
+		this.repeatKeys = repeatKeys;
+		this.repeatBefore = repeatBefore;
 		this.settled = state.settled;
 		this.clock = new ServerClockReading(stored.clock);
 		this.before = { settled: state.settled, pass: state.pass === null ? null : { ...state.pass } };
@@ -235,7 +232,8 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 		if (older !== undefined && (pass.heldAt === undefined || compareTimestamps(older, pass.heldAt) < 0)) pass.heldAt = older;
 		this.changed.push([entry, known ?? null]);
 		this.memory.set(entry, content);
-		this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: this.repeatKeys.has(entry), ...(known ? { laterInItsTime: true } : {}) });
+		const repeated = this.repeatKeys.has(entry) || (this.repeatBefore !== undefined && compareTimestamps(record.at, this.repeatBefore) < 0);
+		this.deliveries.push({ record, key: eventKey(record), possiblyRepeated: repeated, ...(known ? { laterInItsTime: true } : {}) });
 	}
 
 	private complete(pass: Pass): void {
@@ -291,8 +289,10 @@ export class FeedPoll<R extends FeedRecord = FeedRecord> {
 				`more than ${MEMORY_MAX} changes inside the settle window; changes before ${earlyAt} count as settled early (a record committed later than that with an older time is not sent): lower Options → Settle Window (Minutes) if such bursts are normal`,
 			);
 		}
+		if (unconfirmed !== null && earlyAt !== null) unconfirmed.forgottenBefore = earlyAt; // feedUndo.ts
 		const repeat = this.pass === null ? [] : [...this.repeatKeys];
-		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory: memory.join(''), memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, clock: this.clock.stored() };
+		const repeatBefore = this.pass === null || this.repeatBefore === undefined ? {} : { repeatBefore: this.repeatBefore };
+		const state: FeedState = { version: FEED_VERSION, settled: this.settled, memory: memory.join(''), memoryView: this.options.contentView, pass: this.pass, unconfirmed, repeat, ...repeatBefore, clock: this.clock.stored() };
 		return { deliveries: this.deliveries, state };
 	}
 }

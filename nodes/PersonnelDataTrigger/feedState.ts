@@ -90,6 +90,8 @@ export interface Unconfirmed {
 	pass: Pass | null;
 	/** Memory entries the poll set: [entry key, the value before (null: none)]. */
 	entries: Array<[string, string | null]>;
+	/** The memory's bound dropped the versions before this time in that poll: an undo cannot tell them from new ones. */
+	forgottenBefore?: string;
 }
 
 export interface FeedState {
@@ -103,6 +105,8 @@ export interface FeedState {
 	unconfirmed: Unconfirmed | null;
 	/** Memory entry keys of an undone poll (atLeastOnce): sent again marked, until the pass that reads them again completes. */
 	repeat: string[];
+	/** After an undo whose poll had dropped versions to the memory's bound: versions before this time, sent again, are marked. */
+	repeatBefore?: string;
 	/**
 	 * The newest change timestamp read, and (`seenBy`) the latest the server's Date clock can have
 	 * read when that answer left (epoch ms; absent: the answer had no Date), with n8n's clock when

@@ -76,7 +76,7 @@ function readUnconfirmed(value: unknown): Unconfirmed | null | undefined {
 		(entry): entry is [string, string | null] => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && (entry[1] === null || typeof entry[1] === 'string'),
 	);
 	if (pass === undefined || entries.length !== value.entries.length) return undefined;
-	return { settled: value.settled, pass, entries };
+	return { settled: value.settled, pass, entries, ...(isTime(value.forgottenBefore) ? { forgottenBefore: value.forgottenBefore } : {}) };
 }
 
 /** The feed's state as stored, checked field by field; undefined when any part cannot be read. */
@@ -106,6 +106,7 @@ export function readFeedState(value: unknown): FeedState | undefined {
 		pass,
 		unconfirmed,
 		repeat,
+		...(isTime(value.repeatBefore) ? { repeatBefore: value.repeatBefore } : {}),
 		clock,
 	};
 }

@@ -27,7 +27,7 @@ assertPackageBuilt();
 
 const ADMIN: CredentialRef = { id: 'pdTrCredAdmin01', name: 'Personnel Data admin (trigger e2e)' };
 const NODE = 'Employee changes';
-const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001', dedupe: 'pdTrDedupe00001', dateStep: 'pdTrDateStep001' } as const;
+const WF = { restart: 'pdTrRestart0001', fast: 'pdTrFastPoll001', dedupe: 'pdTrDedupe00001', dateStep: 'pdTrDateStep001', release: 'pdTrRelease0001' } as const;
 /** docs/trigger.md's recipe: Remove Duplicates keyed on `_event.key`, after a trigger sending the last poll again. */
 const DEDUPE_NODE = 'Remove Duplicates';
 /** n8n 1.x and 2.8 accept a poll every few seconds; 2.41 at most one a minute per schedule entry. */
@@ -87,6 +87,7 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 			triggerWorkflow(WF.restart, 'E2E: trigger across a restart', NODE, ADMIN, parameters, RESTART_CRON),
 			triggerWorkflow(WF.fast, 'E2E: trigger faster than the server', NODE, ADMIN, parameters, '0-59 * * * * *'),
 			triggerWorkflow(WF.dateStep, 'E2E: the server\'s Date clock steps forward', NODE, ADMIN, { ...parameters, options: { lookbackMinutes: 1 } }, RESTART_CRON),
+			triggerWorkflow(WF.release, 'E2E: a server release writes records differently', NODE, ADMIN, { ...parameters, options: { lookbackMinutes: 1 } }, RESTART_CRON),
 			linkedWorkflow(WF.dedupe, 'E2E: at least once, repeats dropped by Remove Duplicates', [
 				triggerNode(NODE, ADMIN, { ...parameters, options: { onRestart: 'sendAgain' } }, RESTART_CRON),
 				baseNode(DEDUPE_NODE, 'removeDuplicates', 2, {
@@ -154,6 +155,29 @@ describe(`Personnel Data Trigger in ${key}`, () => {
 			sim().dateHeaderStepMs = 0;
 		}
 		await active.deactivateWorkflow(WF.dateStep);
+	}, 300_000);
+
+	if (FAST) test('a server release between two polls adds fields to every record and stops sending empty ones: nothing inside the settle window is sent again, the next change is', async () => {
+		const active = server as N8nServer;
+		await active.activateWorkflow(WF.release);
+		expect((await waitForPublication(active, WF.release)).status).toMatch(/^(published|synchronous)$/);
+		await sleep(1100);
+		const before = pairsOf(sim().createRecords('employees', 4, { restricted: false }));
+		expect((await waitForPairs(WF.release, 4)).sort()).toEqual([...before].sort());
+		// The records inside the window are read again by every poll, now written differently.
+		sim().setVariation({ unknownFields: 'present', emptyOptionalFields: 'absent' });
+		try {
+			await sleep(12_000);
+			const after = pairsOf(sim().createRecords('employees', 2, { restricted: false }));
+			await waitForPairs(WF.release, 6);
+			await sleep(8_000);
+			const settled = await emitted(WF.release);
+			expect(new Set(settled).size).toBe(settled.length);
+			expect([...settled].sort()).toEqual([...before, ...after].sort());
+		} finally {
+			sim().setVariation({ unknownFields: 'none', emptyOptionalFields: 'null' });
+		}
+		await active.deactivateWorkflow(WF.release);
 	}, 300_000);
 
 	test('Send the Last Poll Again, then Remove Duplicates on _event.key: after a restart the last poll comes again marked, and the workflow sees each change once', async () => {

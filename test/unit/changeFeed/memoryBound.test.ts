@@ -20,9 +20,12 @@ function versions(count: number, firstMs: number): FeedRecord[] {
 	}));
 }
 
-/** One poll; the server's Date clock reads `serverNow` (epoch ms) when it answers. */
-function poll(state: FeedState, records: FeedRecord[], serverNow: number) {
-	const feed = new FeedPoll(state, options, true);
+/**
+ * One poll; the server's Date clock reads `serverNow` (epoch ms) when it answers. `confirmed`:
+ * this process stored `state` (false: a restart in between).
+ */
+function poll(state: FeedState, records: FeedRecord[], serverNow: number, feedOptions: FeedOptions = options, confirmed = true) {
+	const feed = new FeedPoll(state, feedOptions, confirmed);
 	for (let read = feed.nextRead(); read !== null; read = feed.nextRead()) {
 		const from = read.from;
 		const serverTime = { atLeast: serverNow - 5, atMost: serverNow + 1000 };
@@ -48,6 +51,24 @@ describe('change feed: the memory bound', () => {
 		expect(second.deliveries.map((delivery) => delivery.record.id)).toEqual([newer[0].id]);
 		expect(second.settledEarly).not.toBeNull();
 		expect(memorySize(second.state)).toBeLessThanOrEqual(MEMORY_MAX);
+	});
+
+	it('On Restart: Send the Last Poll Again, with the bound reached by the last poll: after a restart nothing an earlier poll sent comes again unmarked, and the last poll comes again', () => {
+		const atLeastOnce = { ...options, atLeastOnce: true };
+		const older = versions(MEMORY_MAX - 100, start);
+		const first = poll(backfillState(new Date(start).toISOString(), atLeastOnce), older, start + 1_000, atLeastOnce);
+		expect(first.deliveries).toHaveLength(older.length);
+		// The next poll, in the same process (it confirms the first), sends 10,000 more: the bound drops the oldest.
+		const newer = versions(10_000, start + MEMORY_MAX + 5);
+		const second = poll(first.state, [...older, ...newer], start + 2_000, atLeastOnce);
+		expect(second.deliveries).toHaveLength(newer.length);
+		expect(second.settledEarly).not.toBeNull();
+		// A restart: the last poll is not known to have been taken, so it is read and sent again.
+		const third = poll(second.state, [...older, ...newer], start + 3_000, atLeastOnce, false);
+		const unmarked = third.deliveries.filter((delivery) => delivery.possiblyRepeated !== true).map((delivery) => delivery.record.id);
+		expect(unmarked).toEqual([]);
+		const again = new Set(third.deliveries.map((delivery) => delivery.record.id));
+		expect(newer.filter((record) => !again.has(record.id))).toEqual([]);
 	});
 
 	it('a window within the bound settles nothing early', () => {
