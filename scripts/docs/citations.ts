@@ -24,6 +24,20 @@ export interface Citation {
 	/** The test file, relative to the repository. */
 	file: string;
 	name: string;
+	/** The CI command the link names (`[tested in real n8n by \`…\`]`); undefined: a plain `[tested]`. */
+	lane?: string;
+}
+
+/**
+ * The command that runs a test file outside `npm test` (its CI lane; .ci/run), or undefined for a
+ * test `npm test` runs. A citation of such a test says so, naming the lane: it holds as of the last
+ * run of that lane, not of every `npm test`.
+ */
+export function laneOf(file: string): string | undefined {
+	if (file.startsWith('test/e2e/queue/')) return 'npm run test:e2e:queue';
+	if (file.startsWith('test/editor/')) return 'npm run test:editor';
+	if (file.startsWith('test/e2e/')) return 'npm run test:e2e';
+	return undefined;
 }
 
 export interface DeclaredTest {
@@ -108,7 +122,8 @@ function proseWithCode(root: string, page: string): { text: string; inCode: (at:
 	return { text, inCode: (at: number) => spans.some(([from, to]) => at > from && at < to) };
 }
 
-const CITATION = /\[tested\]\(\s*([^)\s]+)\s+(?:"([^"]*)"|'([^']*)')\s*\)/g;
+const CITATION = /\[tested(?: in real n8n by `([^`\n]+)`)?\]\(\s*([^)\s]+)\s+(?:"([^"]*)"|'([^']*)')\s*\)/g;
+const CITATION_START = /\[tested(?: in real n8n by `[^`\n]*`)?\]\(/g;
 
 /** The "tested" links of a page, outside its generated blocks, code fences and inline code. */
 export function citationsOf(root: string, page: string): Citation[] {
@@ -116,9 +131,10 @@ export function citationsOf(root: string, page: string): Citation[] {
 	const citations: Citation[] = [];
 	for (const match of text.matchAll(CITATION)) {
 		if (inCode(match.index ?? 0)) continue;
-		const target = match[1];
+		const target = match[2];
 		const file = relative(root, resolve(dirname(join(root, page)), target.split('#')[0]));
-		citations.push({ page, line: text.slice(0, match.index).split('\n').length, target, file, name: match[2] ?? match[3] });
+		const lane = match[1] === undefined ? {} : { lane: match[1] };
+		citations.push({ page, line: text.slice(0, match.index).split('\n').length, target, file, name: match[3] ?? match[4], ...lane });
 	}
 	return citations;
 }
@@ -130,7 +146,7 @@ export function citationsOf(root: string, page: string): Citation[] {
 export function unreadableCitationsOf(root: string, page: string): Array<{ line: number; link: string }> {
 	const { text, inCode } = proseWithCode(root, page);
 	const readable = new Set([...text.matchAll(CITATION)].map((match) => match.index ?? 0));
-	return [...text.matchAll(/\[tested\]\(/g)]
+	return [...text.matchAll(CITATION_START)]
 		.filter((match) => !inCode(match.index ?? 0) && !readable.has(match.index ?? 0))
 		.map((match) => ({ line: text.slice(0, match.index).split('\n').length, link: text.slice(match.index, (match.index ?? 0) + 80).split('\n')[0] }));
 }
@@ -168,6 +184,11 @@ export function checkCitations(root: string, pages: readonly string[], testFile:
 		const path = join(root, citation.file);
 		if (!existsSync(path)) {
 			problem(`no file ${citation.file}`);
+			continue;
+		}
+		const lane = laneOf(citation.file);
+		if (citation.lane !== lane) {
+			problem(lane === undefined ? `\`npm test\` runs ${citation.file}: write [tested]` : `only \`${lane}\` runs ${citation.file} (in real n8n): write [tested in real n8n by \`${lane}\`]`);
 			continue;
 		}
 		if (!cache.has(path)) cache.set(path, testsOf(path));

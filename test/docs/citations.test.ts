@@ -23,6 +23,16 @@ describe('promises that cite their test', () => {
 		expect(pages.filter((page) => !citing.has(page))).toEqual([]);
 	});
 
+	it('a citation of a test that only a CI lane runs (in real n8n) says so and names that lane; one of a test npm test runs does not', () => {
+		const fixture = checkCitations(ROOT, ['test/docs/fixtures/e2eCitations.md']);
+		expect(fixture.citations).toHaveLength(4);
+		expect(fixture.problems.map(({ line, reason }) => `${line} ${reason}`)).toEqual([
+			'3 only `npm run test:e2e` runs test/e2e/trigger.e2e.test.ts (in real n8n): write [tested in real n8n by `npm run test:e2e`]',
+			'5 only `npm run test:e2e` runs test/e2e/trigger.e2e.test.ts (in real n8n): write [tested in real n8n by `npm run test:e2e`]',
+			'6 `npm test` runs test/unit/changeFeed/clockSteps.test.ts: write [tested]',
+		]);
+	});
+
 	it('finds a missing file, a missing, ambiguous or skipped test, a link it cannot read, and accepts a unique or qualified name', () => {
 		const fixture = checkCitations(ROOT, ['test/docs/fixtures/citations.md'], /^test\/docs\/fixtures\/.+\.fixture\.ts$/);
 		expect(fixture.citations).toHaveLength(15);
