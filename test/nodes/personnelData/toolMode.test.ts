@@ -113,12 +113,16 @@ describe('Personnel Data as an AI Agent tool', () => {
 		expect(apiRequests(bed)).toEqual([]);
 	});
 
-	it('an API error (unknown employee) is an answer too, with the API\'s details', async () => {
+	it('an API error (unknown employee) is an answer too, with the API\'s details and a hint', async () => {
 		const result = await call(getEmployee, { employee_id: '00000000-0000-4000-8000-000000000000' });
 		expect(result.error).toBeUndefined();
 		const [answer] = JSON.parse(result.response as string) as IDataObject[];
-		expect(typeof answer.error).toBe('string');
-		expect(String(answer.error)).not.toBe('');
+		const unknown = '00000000-0000-4000-8000-000000000000';
+		// The record it names, the API's own code and the request, and what the model should do next.
+		expect(answer.error).toBe(`Employee ${unknown} was not found`);
+		expect(String(answer.details)).toContain('employees/not_found');
+		expect(String(answer.details)).toContain(`GET /v1/org/employees/${unknown}`);
+		expect(String(answer.hint)).toMatch(/call the tool again/);
 		expect(apiRequests(bed).map((entry) => entry.status)).toEqual([404]);
 	});
 

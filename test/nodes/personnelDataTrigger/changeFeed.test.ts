@@ -5,7 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { useTestBed } from '../setup';
-import { changePairs, duplicates, emittedPairs, failNthRequest, lastSeq, listRequestsSince, poll, pollOk, reshapingProxy, stateBytes, useServer } from './helpers';
+import { changePairs, duplicates, emittedPairs, failNthRequest, lastSeq, listRequestsSince, NODE_NAME, poll, pollOk, reshapingProxy, stateBytes, useServer } from './helpers';
 
 const EMPLOYEES: INodeParameters = { resource: 'employee', event: 'createdOrUpdated', simplify: false };
 const withOptions = (options: INodeParameters): INodeParameters => ({ ...EMPLOYEES, options });
@@ -150,13 +150,17 @@ describe('Personnel Data Trigger: the change feed', () => {
 		const capped = withOptions({ maxChangesPerPoll: 500 });
 		expect((await pollOk(bed, capped)).items).toBeNull();
 		sim().freezeClock();
-		const group = sim().createRecords('employees', 2_000);
+		// Every record of the group passes the filter and the condition set below: what changes is the query.
+		const group = sim().createRecords('employees', 2_000, { overrides: { email: 'staff@north.example' } });
 		sim().unfreezeClock();
 		const sent = emittedPairs((await pollOk(bed, capped)).records);
 		const edited = withOptions({ maxChangesPerPoll: 500, select: ['first_name', 'email'] });
 		sent.push(...emittedPairs((await pollOk(bed, edited)).records));
 		const filtered: INodeParameters = { ...edited, filters: { filter: [{ field: 'last_name', operator: 'ilike', value: '%' }] } };
-		sent.push(...(await drain(filtered)));
+		sent.push(...emittedPairs((await pollOk(bed, filtered)).records));
+		expect(sent.length).toBeLessThan(group.length);
+		const conditioned: INodeParameters = { ...filtered, condition: { __rl: true, mode: 'id', value: sim().conditionId('North office staff') } };
+		sent.push(...(await drain(conditioned)));
 		expect(duplicates(sent)).toEqual([]);
 		expect(new Set(sent)).toEqual(new Set(changePairs(group)));
 	});
@@ -241,6 +245,24 @@ describe('Personnel Data Trigger: the change feed', () => {
 		const sent = await drain(EMPLOYEES);
 		expect(sent).toHaveLength(10);
 		expect(sent).toEqual(expect.arrayContaining(changePairs(created)));
+	});
+
+	it('a server whose cursors expire within seconds, inside a group larger than a page: named in an error after 3 refusals in one poll; the poll sends nothing, and once the cursors live the group comes, each once', async () => {
+		expect((await pollOk(bed, EMPLOYEES)).items).toBeNull();
+		sim().freezeClock();
+		const group = sim().createRecords('employees', 250);
+		sim().unfreezeClock();
+		// Every request that carries a cursor is refused: the walk starts again inside the group and gets no further.
+		sim().faults.enqueue({ pathPrefix: '/v1/org/employees', queryIncludes: 'after', status: 410, count: 1_000 });
+		const before = JSON.stringify(bed.runtime.staticData(NODE_NAME));
+		const result = await poll(bed, EMPLOYEES);
+		expect(result.error?.message).toMatch(/^GET \/v1\/org\/employees: the API refused this listing's cursor 3 times in one poll at \S+ without the listing getting further; its cursors expire within seconds$/);
+		expect(result.items ?? null).toBeNull();
+		expect(JSON.stringify(bed.runtime.staticData(NODE_NAME))).toBe(before);
+		sim().faults.clear();
+		const sent = await drain(EMPLOYEES);
+		expect(duplicates(sent)).toEqual([]);
+		expect(sent.sort()).toEqual(changePairs(group).sort());
 	});
 
 	it('costs: an idle poll is one request; after a burst the settle window is read again until it has passed, then one request again', async () => {
