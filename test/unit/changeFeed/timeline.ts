@@ -155,6 +155,18 @@ export class TimelineRun {
 		}
 	}
 
+	/**
+	 * The department a record changed during a walk moves to. On a server whose cursors are
+	 * positions, a record that leaves the listing during a walk can make the walk skip the record
+	 * after its old place, and nothing in the listing shows it (docs/trigger.md, "What the feed
+	 * assumes": a known limit, like a record deleted during a walk). There such a change keeps the
+	 * record inside the filter in force; every other change during a walk is drawn as it comes.
+	 */
+	private duringDept(dept: string): string {
+		if (this.timeline.profile.cursor !== 'position' || this.depts.has(dept)) return dept;
+		return [...this.depts][0];
+	}
+
 	/** One poll as n8n runs it; returns whether the pass was complete at its end. */
 	poll(fate: Fate, during: Array<{ record: number; dept: number }> = []): boolean {
 		this.polls++;
@@ -190,7 +202,7 @@ export class TimelineRun {
 				}
 				ranges.page(read, page);
 				if (pages === 1 && out.length === 0) {
-					for (const change of during) this.commit(this.idOf(change.record), DEPTS[change.dept]);
+					for (const change of during) this.commit(this.idOf(change.record), this.duringDept(DEPTS[change.dept]));
 					if (this.timeline.inFlight > 1) ranges.allowRanges(2 * this.timeline.inFlight, this.timeline.profile.pageSize, null, undefined, this.timeline.maxChanges);
 				}
 				this.server.advance(20);
